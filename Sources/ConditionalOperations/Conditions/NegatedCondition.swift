@@ -1,0 +1,34 @@
+import Foundation
+
+/// Inverts another condition: satisfied when the base fails, and failed with
+/// ``OperationError/conditionFailed(name:)`` when the base is satisfied.
+///
+/// The base condition's dependency is kept; its exclusivity categories are not (a negated
+/// condition does not need the category to decide).
+public struct NegatedCondition<Base: OperationCondition>: OperationCondition {
+    private let base: Base
+
+    /// Wraps `base` and inverts its answer.
+    public init(_ base: Base) {
+        self.base = base
+    }
+
+    public var name: String { "Not<\(base.name)>" }
+
+    public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? {
+        base.dependency(for: operation)
+    }
+
+    public func evaluate(
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
+    ) {
+        let name = self.name
+        base.evaluate(for: operation) { result in
+            switch result {
+            case .satisfied: completion(.failed(OperationError.conditionFailed(name: name)))
+            case .failed: completion(.satisfied)
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A requirement an operation must meet before it executes.
+///
+/// Conditions are evaluated once every dependency of the operation has finished, all of them
+/// concurrently. If any fails, the operation finishes without executing and its
+/// ``ConditionalOperation/errors`` hold every failure; a failed condition is not a cancellation.
+///
+/// `evaluate(for:completion:)` is called on whatever thread made the operation ready (often the
+/// thread that finished its last dependency): it must not block. Do slow work asynchronously and
+/// call `completion` when done, from any thread. A second call of `completion` is ignored.
+public protocol OperationCondition: Sendable {
+    /// A name for messages and for ``OperationError/conditionFailed(name:)``. Default: the type's name.
+    var name: String { get }
+
+    /// Categories the operation must hold exclusively while it executes. Default: none.
+    var mutuallyExclusiveCategories: Set<String> { get }
+
+    /// An operation that must finish before the condition is evaluated, or `nil` (the default).
+    func dependency(for operation: ConditionalOperation) -> Foundation.Operation?
+
+    /// Decides whether `operation` may execute, and reports it through `completion` exactly once.
+    func evaluate(
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
+    )
+}
+
+extension OperationCondition {
+    public var name: String { String(describing: Self.self) }
+
+    public var mutuallyExclusiveCategories: Set<String> { [] }
+
+    public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? { nil }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+
+/// Performing what the state machine asks for, always outside its lock.
+extension ConditionalOperation {
+    typealias Followup = OperationStateMachine.Followup
+
+    /// Evaluates the conditions a readiness query handed out, then performs the followups.
+    /// Returns whether the operation is ready.
+    func settle(_ readiness: OperationStateMachine.Readiness, canLaunch: Bool) -> Bool {
+        var readiness = readiness
+        if !readiness.conditionsToEvaluate.isEmpty {
+            evaluate(readiness.conditionsToEvaluate)
+            let followup = readiness.followup
+            readiness = machine.withLock { $0.endInlineEvaluation(canLaunch: canLaunch) }
+            readiness.followup.formUnion(followup)
+        }
+        perform(readiness.followup)
+        return readiness.isReady
+    }
+
+    func perform(_ followup: Followup) {
+        guard !followup.isEmpty else { return }
+        if followup.contains(.announceReady) { announceReadiness() }
+        if followup.contains(.deliver) { deliverEffects() }
+        if followup.contains(.launchLater) {
+            DispatchQueue.global(qos: dispatchQoS).async {
+                self.perform(self.machine.withLock { $0.launchDeferred() })
+            }
+        }
+        if followup.contains(.reannounceLater) {
+            DispatchQueue.global(qos: dispatchQoS).async {
+                if self.machine.withLock({ $0.reannouncementDue() }) { self.announceReadiness() }
+            }
+        }
+    }
+
+    /// Asks every condition at once; each answers through its completion, now or later.
+    private func evaluate(_ conditions: [any OperationCondition]) {
+        for (index, condition) in conditions.enumerated() {
+            condition.evaluate(for: self) { result in
+                self.perform(self.machine.withLock { $0.conditionEvaluated(at: index, result) })
+            }
+        }
+    }
+
+    /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.
+    private func announceReadiness() {
+        repeat {
+            machine.withLock { $0.beginAnnouncement() }
+            willChangeValue(forKey: "isReady")
+            didChangeValue(forKey: "isReady")
+        } while machine.withLock { $0.endAnnouncement() }
+    }
+
+    /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
+    private func deliverEffects() {
+        while let (effect, observers) = machine.withLock({ $0.nextEffect() }) {
+            switch effect {
+            case .didStart:
+                willChangeValue(forKey: "isExecuting")
+                didChangeValue(forKey: "isExecuting")
+                for observer in observers { observer.operationDidStart(self) }
+            case .didProduce(let operation):
+                for observer in observers { observer.operation(self, didProduce: operation) }
+            case .didCancel(let errors):
+                for observer in observers { observer.operationDidCancel(self, errors: errors) }
+            case .finish(let errors, let wasExecuting):
+                completeFinishing(errors: errors, wasExecuting: wasExecuting, observers: observers)
+            case .execute(let onAnotherThread):
+                if onAnotherThread {
+                    DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
+                } else {
+                    execute()
+                }
+                return
+            }
+        }
+    }
+
+    /// The `finishing` state: the hook, the observers, then `isFinished` flips last.
+    private func completeFinishing(
+        errors: [any Error], wasExecuting: Bool, observers: [any OperationObserver]
+    ) {
+        finished(errors: errors)
+        for observer in observers { observer.operationDidFinish(self, errors: errors) }
+        if wasExecuting { willChangeValue(forKey: "isExecuting") }
+        willChangeValue(forKey: "isFinished")
+        let (latecomers, waiters) = machine.withLock { $0.markFinished(notified: observers.count) }
+        if wasExecuting { didChangeValue(forKey: "isExecuting") }
+        didChangeValue(forKey: "isFinished")
+        for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private var dispatchQoS: DispatchQoS.QoSClass {
+        switch qualityOfService {
+        case .userInteractive: .userInteractive
+        case .userInitiated: .userInitiated
+        case .utility: .utility
+        case .background: .background
+        default: .default
+        }
+    }
+}

@@ -1,0 +1,39 @@
+extension ConditionalOperation {
+    /// Where an operation is in its life. States only move forward.
+    ///
+    /// ```
+    /// initialized → pending → evaluatingConditions → ready → executing → finishing → finished
+    /// ```
+    /// A cancelled, failed or early-finished operation goes from `ready` straight to `finishing`
+    /// when it is started, without executing.
+    public enum State: Int, Comparable, Sendable, CustomStringConvertible {
+        /// Created, not yet admitted by a queue, a `start()` or a readiness query.
+        case initialized
+        /// Admitted, waiting for its dependencies to finish.
+        case pending
+        /// Every dependency finished; the conditions are being evaluated.
+        case evaluatingConditions
+        /// Conditions done (or the operation was cancelled): `isReady` is `true`.
+        case ready
+        /// `start()` ran: observers got `operationDidStart` and `execute()` runs.
+        case executing
+        /// `finish` was called: the `finished(errors:)` hook and `operationDidFinish` observers run.
+        case finishing
+        /// `isFinished` is `true`. Final.
+        case finished
+
+        public static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var description: String {
+            switch self {
+            case .initialized: "initialized"
+            case .pending: "pending"
+            case .evaluatingConditions: "evaluatingConditions"
+            case .ready: "ready"
+            case .executing: "executing"
+            case .finishing: "finishing"
+            case .finished: "finished"
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+/// An asynchronous `Foundation.Operation` with conditions, observers and explicit finishing.
+///
+/// Subclass it, override ``execute()`` and call ``finish(errors:)`` when the work is done, from
+/// any thread. Attach ``OperationCondition``s that must hold before it executes and
+/// ``OperationObserver``s that hear about its start, cancellation and finish. It runs on any
+/// `OperationQueue` or by a manual `start()`.
+///
+/// ```swift
+/// final class FetchOperation: ConditionalOperation, @unchecked Sendable {
+///     override func execute() {
+///         download { result in self.finish(error: result.error) }
+///     }
+/// }
+/// ```
+///
+/// A subclass must restate `@unchecked Sendable`: the compiler then checks nothing about the
+/// subclass's own stored properties, so keep them immutable (`let`) or guard them with a lock.
+///
+/// Lifecycle: ``State-swift.enum``. Cancellation is a flag: before the operation executes it makes
+/// it ready, and it finishes without executing when started; while it executes, it finishes at once
+/// unless ``finishesWhenCancelled`` is `false`.
+open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  // mutable state: `machine`'s Mutex
+    let machine = Mutex(OperationStateMachine())
+
+    public override init() {
+        super.init()
+    }
+
+    // MARK: State
+
+    /// Where the operation is in its life.
+    public var state: State { machine.withLock { $0.state } }
+
+    /// Every error so far: cancel errors, condition failures and finish errors, in that arrival order.
+    public var errors: [any Error] { machine.withLock { $0.errors } }
+
+    /// `true` once the operation finished (or is finishing) with at least one error.
+    public var failed: Bool { machine.withLock { $0.failed } }
+
+    public final override var isAsynchronous: Bool { true }
+
+    public final override var isExecuting: Bool { machine.withLock { $0.isExecuting } }
+
+    public final override var isFinished: Bool { machine.withLock { $0.state == .finished } }
+
+    public final override var isCancelled: Bool { machine.withLock { $0.isCancelled } }
+
+    /// `true` once every dependency finished and every condition was satisfied, or once cancelled.
+    ///
+    /// The first query that finds every dependency finished starts evaluating the conditions
+    /// (that is how a plain `OperationQueue`, which tells an operation nothing, admits it).
+    public final override var isReady: Bool {
+        let dependenciesFinished = super.isReady
+        let readiness = machine.withLock {
+            $0.queryReadiness(dependenciesFinished: dependenciesFinished, canLaunch: false)
+        }
+        return settle(readiness, canLaunch: false)
+    }
+
+    // MARK: Configuration
+
+    /// Adds a condition that must be satisfied before the operation executes.
+    ///
+    /// Add conditions before the operation is enqueued: adding one once the conditions were
+    /// evaluated is a programming error (S13).
+    public func addCondition(_ condition: some OperationCondition) {
+        switch machine.withLock({ $0.addCondition(condition) }) {
+        case .added, .ignored:
+            break
+        case .misuse:
+            preconditionFailure(
+                "\(label): addCondition(\(condition.name)) after its conditions were evaluated "
+                    + "(S13: add conditions before the operation is enqueued or started)")
+        }
+    }
+
+    /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
+    public func addObserver(_ observer: some OperationObserver) {
+        if let errors = machine.withLock({ $0.addObserver(observer) }) {
+            observer.operationDidFinish(self, errors: errors)
+        }
+    }
+
+    // MARK: Subclass hooks
+
+    /// The operation's work. Override it and call ``finish(errors:)`` when done, synchronously or
+    /// later from any thread. Check `isCancelled` in long work. The default finishes at once.
+    open func execute() {
+        finish()
+    }
+
+    /// Whether a cancel while executing finishes the operation at once (S5). Default `true`.
+    ///
+    /// Return `false` when the operation must complete its own clean-up before dependents may
+    /// start; it must then call ``finish(errors:)`` itself once cancelled.
+    open var finishesWhenCancelled: Bool { true }
+
+    /// Called once, while finishing, with every error, before observers get `operationDidFinish`.
+    open func finished(errors: [any Error]) {}
+
+    /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.
+    public final override func main() {}
+
+    // MARK: Running
+
+    /// Starts the operation. A queue calls it; a manual call runs the operation once its
+    /// dependencies finished and its conditions were evaluated. Calling it twice is a
+    /// programming error (S13).
+    public final override func start() {
+        let queue = OperationQueue.current
+        switch machine.withLock({ $0.start(queue: queue) }) {
+        case .misuse:
+            preconditionFailure("\(label): start() called twice (S13: an operation starts once)")
+        case .launched(let followup):
+            perform(followup)
+        case .wait:
+            break
+        case .admit:
+            let dependenciesFinished = super.isReady
+            let readiness = machine.withLock {
+                $0.queryReadiness(dependenciesFinished: dependenciesFinished, canLaunch: true)
+            }
+            _ = settle(readiness, canLaunch: true)
+        }
+    }
+
+    /// Finishes the operation with `errors` (none for success). The first call wins (S6).
+    ///
+    /// Called before the operation executes, it records the errors and the operation finishes with
+    /// them, without executing, once started.
+    public final func finish(errors: [any Error] = []) {
+        switch machine.withLock({ $0.finish(errors: errors) }) {
+        case .finishing(let followup), .deferred(let followup):
+            perform(followup)
+        case .ignored:
+            #if DEBUG
+                if !isCancelled {
+                    Diagnostics.log("\(label): finish called again and ignored (S6: the first finish wins)")
+                }
+            #endif
+        }
+    }
+
+    /// Finishes the operation with `error`, or successfully if it is `nil`.
+    public final func finish(error: (any Error)?) {
+        finish(errors: error.map { [$0] } ?? [])
+    }
+
+    /// Cancels the operation. Override it (calling `super`) to customise cancellation.
+    ///
+    /// Before executing, the operation becomes ready and finishes without executing once started
+    /// (S4); while executing, observers get `operationDidCancel` and the operation finishes at once
+    /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
+    open override func cancel() {
+        let finishes = finishesWhenCancelled
+        guard let followup = machine.withLock({ $0.cancel(finishesWhenCancelled: finishes) }) else {
+            return
+        }
+        super.cancel()
+        perform(followup)
+    }
+
+    /// Records `error` in ``errors``, then calls `cancel()`.
+    public func cancel(with error: any Error) {
+        _ = machine.withLock { $0.recordCancelError(error) }
+        cancel()
+    }
+
+    /// The same as ``cancel(with:)``, in the classic spelling.
+    public func cancelWithError(_ error: any Error) {
+        cancel(with: error)
+    }
+
+    /// Runs `operation` on the queue that started this one (or, without one, on a queue of the
+    /// library's), and tells observers through `operation(_:didProduce:)` (S10).
+    public func produceOperation(_ operation: Foundation.Operation) {
+        let produced = machine.withLock { $0.produce(operation) }
+        (produced?.queue ?? ProducedOperationQueue.shared).addOperation(operation)
+        if let followup = produced?.followup { perform(followup) }
+    }
+
+    /// The type and name of the operation, for messages.
+    var label: String {
+        let type = String(describing: Swift.type(of: self))
+        guard let name, !name.isEmpty else { return type }
+        return "\(type) '\(name)'"
+    }
+}

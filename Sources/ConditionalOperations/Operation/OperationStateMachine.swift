@@ -1,0 +1,359 @@
+import Foundation
+
+/// The life of one ``ConditionalOperation`` as a value with no side effects.
+///
+/// Every event is a `mutating func` that validates the transition and returns what the caller
+/// must do once it has released the lock: evaluate conditions, announce readiness, or deliver
+/// queued ``Effect``s. Effects (observer callbacks, KVO, `execute()`) are delivered by one thread
+/// at a time, in the order they were queued, so callbacks never overlap (S1); the thread that
+/// queues an effect while nobody delivers becomes the deliverer and drains the queue.
+struct OperationStateMachine {
+    typealias State = ConditionalOperation.State
+
+    /// Work done outside the lock by the deliverer, one at a time, in order.
+    enum Effect {
+        /// KVO `isExecuting`, then `operationDidStart`.
+        case didStart
+        case didProduce(Foundation.Operation)
+        case didCancel([any Error])
+        /// The `finished(errors:)` hook, `operationDidFinish`, then KVO to `finished`.
+        case finish([any Error], wasExecuting: Bool)
+        /// Call `execute()`: queued after `didStart`, run last, and only if still due.
+        case execute(onAnotherThread: Bool)
+    }
+
+    /// What the caller of an event must do after releasing the lock.
+    struct Followup: OptionSet {
+        let rawValue: UInt8
+        /// The caller became the deliverer: drain the effects with ``nextEffect()``.
+        static let deliver = Followup(rawValue: 1 << 0)
+        /// Post KVO `isReady` (between ``beginAnnouncement()`` and ``endAnnouncement()``).
+        static let announceReady = Followup(rawValue: 1 << 1)
+        /// `start()` was called before the operation was ready: launch it on another thread.
+        static let launchLater = Followup(rawValue: 1 << 2)
+        /// Announce readiness again from another thread (a queue may have cached a stale answer).
+        static let reannounceLater = Followup(rawValue: 1 << 3)
+    }
+
+    /// The answer to an `isReady` query.
+    struct Readiness {
+        var isReady: Bool
+        /// Conditions the caller must evaluate now, then report with ``endInlineEvaluation(canLaunch:)``.
+        var conditionsToEvaluate: [any OperationCondition] = []
+        var followup: Followup = []
+    }
+
+    enum StartAction {
+        /// `start()` was called before: a misuse (S13).
+        case misuse
+        /// Ask whether the dependencies finished, then query readiness with `canLaunch: true`.
+        case admit
+        /// Conditions are being evaluated; their completion launches the operation.
+        case wait
+        case launched(Followup)
+    }
+
+    enum AddConditionAction {
+        case added
+        /// The operation was cancelled before its conditions were evaluated: nothing to do.
+        case ignored
+        /// Conditions were already evaluated: a misuse (S13).
+        case misuse
+    }
+
+    private(set) var state: State = .initialized
+    private(set) var isCancelled = false
+    private(set) var errors: [any Error] = []
+    private(set) var observers: [any OperationObserver] = []
+    /// The queue that started the operation: produced operations go there (S10).
+    private(set) var queue: OperationQueue?
+    private(set) var isStartRequested = false
+
+    private var conditions: [any OperationCondition] = []
+    private var conditionAnswered: [Bool] = []
+    private var unansweredConditions = 0
+    private var isEvaluatingInline = false
+    private var conditionsFailed = false
+    private var isFinishRequested = false
+    private var didExecute = false
+    private var isExecuteCalled = false
+
+    private var effects: [Effect] = []
+    private var isDelivering = false
+
+    // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
+    // announcement: a query made during an announcement, beyond the announcement's own, or a query
+    // made after it (the queue's re-test), calls for one more announcement.
+    private var hasAnnouncedReadiness = false
+    private var announcementsInProgress = 0
+    private var queriesDuringAnnouncements = 0
+    private var isReannouncePending = false
+
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// `true` once the operation finished with at least one error.
+    var failed: Bool { state >= .finishing && !errors.isEmpty }
+
+    var isExecuting: Bool { state == .executing || (state == .finishing && didExecute) }
+
+    // MARK: Configuration
+
+    mutating func addCondition(_ condition: any OperationCondition) -> AddConditionAction {
+        if state >= .evaluatingConditions { return isCancelled ? .ignored : .misuse }
+        conditions.append(condition)
+        return .added
+    }
+
+    /// Adds an observer; returns the errors to report at once if the operation already finished.
+    mutating func addObserver(_ observer: any OperationObserver) -> [any Error]? {
+        if state == .finished { return errors }
+        observers.append(observer)
+        return nil
+    }
+
+    /// Registers a waiter; returns `false` if the operation already finished (resume at once).
+    mutating func addWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        if state == .finished { return false }
+        waiters.append(waiter)
+        return true
+    }
+
+    // MARK: Readiness
+
+    /// An `isReady` query. The first one that finds every dependency finished admits the operation.
+    mutating func queryReadiness(dependenciesFinished: Bool, canLaunch: Bool) -> Readiness {
+        switch state {
+        case .initialized, .pending:
+            guard dependenciesFinished else { return Readiness(isReady: false) }
+            if isFinishRequested || conditions.isEmpty {
+                let followup = becomeReady(canLaunch: canLaunch, answersQuery: true)
+                return Readiness(isReady: state >= .ready, followup: followup)
+            }
+            state = .evaluatingConditions
+            let evaluated = conditions
+            conditions = []
+            conditionAnswered = Array(repeating: false, count: evaluated.count)
+            unansweredConditions = evaluated.count
+            isEvaluatingInline = true
+            return Readiness(isReady: false, conditionsToEvaluate: evaluated)
+        case .evaluatingConditions:
+            return Readiness(isReady: false)
+        case .ready:
+            guard !isStartRequested else { return Readiness(isReady: true) }
+            if announcementsInProgress > 0 {
+                queriesDuringAnnouncements += 1
+                return Readiness(isReady: true)
+            }
+            if hasAnnouncedReadiness && !isReannouncePending {
+                isReannouncePending = true
+                return Readiness(isReady: true, followup: .reannounceLater)
+            }
+            return Readiness(isReady: true)
+        case .executing, .finishing, .finished:
+            return Readiness(isReady: true)
+        }
+    }
+
+    /// The conditions handed out by ``queryReadiness(dependenciesFinished:canLaunch:)`` were all
+    /// asked; those that answered synchronously may have made the operation ready.
+    mutating func endInlineEvaluation(canLaunch: Bool) -> Readiness {
+        isEvaluatingInline = false
+        guard state == .evaluatingConditions else { return Readiness(isReady: state >= .ready) }
+        guard unansweredConditions == 0 else { return Readiness(isReady: false) }
+        let followup = becomeReady(canLaunch: canLaunch, answersQuery: true)
+        return Readiness(isReady: true, followup: followup)
+    }
+
+    /// The condition at `index` answered. Repeated or late answers are ignored (S2).
+    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> Followup {
+        guard state == .evaluatingConditions, conditionAnswered.indices.contains(index),
+            !conditionAnswered[index]
+        else { return [] }
+        conditionAnswered[index] = true
+        unansweredConditions -= 1
+        if case .failed(let error) = result {
+            errors.append(error)
+            conditionsFailed = true
+        }
+        guard unansweredConditions == 0, !isEvaluatingInline else { return [] }
+        return becomeReady(canLaunch: false, answersQuery: false)
+    }
+
+    mutating func beginAnnouncement() {
+        announcementsInProgress += 1
+        hasAnnouncedReadiness = true
+    }
+
+    /// Returns `true` when the announcement must be repeated.
+    mutating func endAnnouncement() -> Bool {
+        announcementsInProgress -= 1
+        let repeatIt = queriesDuringAnnouncements >= 2 && state == .ready && !isStartRequested
+        if repeatIt || announcementsInProgress == 0 { queriesDuringAnnouncements = 0 }
+        return repeatIt
+    }
+
+    /// A re-announcement asked for by a query is due; returns whether it is still needed.
+    mutating func reannouncementDue() -> Bool {
+        isReannouncePending = false
+        return state == .ready && !isStartRequested
+    }
+
+    // MARK: Running
+
+    mutating func start(queue: OperationQueue?) -> StartAction {
+        guard !isStartRequested, state < .executing else { return .misuse }
+        isStartRequested = true
+        self.queue = queue
+        switch state {
+        case .initialized, .pending:
+            state = .pending
+            return .admit
+        case .evaluatingConditions:
+            return .wait
+        default:
+            return .launched(launch())
+        }
+    }
+
+    /// Launches an operation whose `start()` came before it was ready (see ``Followup/launchLater``).
+    mutating func launchDeferred() -> Followup {
+        guard state == .ready, isStartRequested else { return [] }
+        return launch()
+    }
+
+    mutating func cancel(finishesWhenCancelled: Bool) -> Followup? {
+        guard state < .finishing, !isCancelled else { return nil }
+        isCancelled = true
+        var followup = enqueue(.didCancel(errors))
+        if state < .executing {
+            abandonConditions()
+            followup.formUnion(becomeReady(canLaunch: true, answersQuery: false))
+        } else if finishesWhenCancelled {
+            state = .finishing
+            followup.formUnion(enqueue(.finish(errors, wasExecuting: true)))
+        }
+        return followup
+    }
+
+    /// Records the error of a `cancel(with:)`; `false` once finishing began (it changes nothing).
+    mutating func recordCancelError(_ error: any Error) -> Bool {
+        guard state < .finishing else { return false }
+        errors.append(error)
+        return true
+    }
+
+    enum FinishAction {
+        case finishing(Followup)
+        /// Finish before start: errors recorded, the operation finishes without executing once started.
+        case deferred(Followup)
+        /// The operation already finished or finishing was already requested (S6).
+        case ignored
+    }
+
+    mutating func finish(errors newErrors: [any Error]) -> FinishAction {
+        switch state {
+        case .finishing, .finished:
+            return .ignored
+        case .executing:
+            errors.append(contentsOf: newErrors)
+            state = .finishing
+            return .finishing(enqueue(.finish(errors, wasExecuting: true)))
+        default:
+            guard !isFinishRequested else { return .ignored }
+            isFinishRequested = true
+            errors.append(contentsOf: newErrors)
+            guard state == .evaluatingConditions else { return .deferred([]) }
+            abandonConditions()
+            return .deferred(becomeReady(canLaunch: true, answersQuery: false))
+        }
+    }
+
+    /// Queues `operation`'s `didProduce`; returns the queue to add it to, and `nil` once finishing
+    /// began (too late to tell observers: the operation is only run).
+    mutating func produce(_ operation: Foundation.Operation) -> (queue: OperationQueue?, followup: Followup)? {
+        guard state < .finishing else { return nil }
+        return (queue, enqueue(.didProduce(operation)))
+    }
+
+    // MARK: Delivery
+
+    /// The next effect to deliver with the observers to tell, or `nil` when the deliverer is done.
+    mutating func nextEffect() -> (effect: Effect, observers: [any OperationObserver])? {
+        while !effects.isEmpty {
+            let effect = effects.removeFirst()
+            guard case .execute = effect else { return (effect, observers) }
+            if !effects.isEmpty {
+                effects.append(effect)  // callbacks queued meanwhile come first
+                continue
+            }
+            guard state == .executing, !isExecuteCalled else { break }  // a didStart observer finished it (S1)
+            if isCancelled {
+                // Cancelled by a didStart observer while `finishesWhenCancelled` is false: execute()
+                // must not run (S1), and nothing else would finish the operation.
+                state = .finishing
+                effects.append(.finish(errors, wasExecuting: true))
+                continue
+            }
+            isExecuteCalled = true
+            isDelivering = false
+            return (effect, [])
+        }
+        isDelivering = false
+        return nil
+    }
+
+    /// Observers added after `count` of them had been told, while finishing.
+    func observers(after count: Int) -> [any OperationObserver] {
+        count < observers.count ? Array(observers[count...]) : []
+    }
+
+    /// The finishing effect was delivered to `notified` observers: `isFinished` becomes `true`.
+    /// Returns the observers added since (to tell now) and the `waitUntilFinished()` waiters.
+    mutating func markFinished(notified: Int) -> (
+        latecomers: [any OperationObserver], waiters: [CheckedContinuation<Void, Never>]
+    ) {
+        let result = (observers(after: notified), waiters)
+        state = .finished
+        observers = []
+        conditions = []
+        queue = nil
+        waiters = []
+        return result
+    }
+
+    // MARK: Helpers
+
+    private mutating func enqueue(_ effect: Effect) -> Followup {
+        effects.append(effect)
+        guard !isDelivering else { return [] }
+        isDelivering = true
+        return .deliver
+    }
+
+    private mutating func abandonConditions() {
+        conditions = []
+        conditionAnswered = []
+        unansweredConditions = 0
+    }
+
+    /// `answersQuery`: the readiness is the return value of the current `isReady` query, so no
+    /// announcement is needed. `canLaunch`: the caller may run the operation on its own thread.
+    private mutating func becomeReady(canLaunch: Bool, answersQuery: Bool) -> Followup {
+        state = .ready
+        if isStartRequested { return canLaunch ? launch() : .launchLater }
+        return answersQuery ? [] : .announceReady
+    }
+
+    private mutating func launch() -> Followup {
+        if isCancelled || conditionsFailed || isFinishRequested {
+            state = .finishing
+            return enqueue(.finish(errors, wasExecuting: false))
+        }
+        state = .executing
+        didExecute = true
+        let othersDeliver = isDelivering
+        var followup = enqueue(.didStart)
+        followup.formUnion(enqueue(.execute(onAnotherThread: othersDeliver)))
+        return followup
+    }
+}
