@@ -1,0 +1,85 @@
+import ConditionalOperations
+import Foundation
+import Synchronization
+
+struct TestError: Error, Equatable {
+    let id: Int
+    init(_ id: Int = 0) { self.id = id }
+}
+
+/// Counts `execute()` calls and finishes according to `behaviour`.
+final class ProbeOperation: ConditionalOperation, @unchecked Sendable {  // stored state: Counter, Mutex
+    enum Behaviour: Sendable {
+        case finishAtOnce
+        case finishLater
+        case never
+        case finishWith([TestError])
+    }
+
+    let behaviour: Behaviour
+    let executions = Counter()
+    private let cancellingIsFinishing: Bool
+    let hooks = Recorder()
+
+    init(_ behaviour: Behaviour = .finishAtOnce, finishesWhenCancelled: Bool = true) {
+        self.behaviour = behaviour
+        self.cancellingIsFinishing = finishesWhenCancelled
+        super.init()
+    }
+
+    override var finishesWhenCancelled: Bool { cancellingIsFinishing }
+
+    override func execute() {
+        executions.increment()
+        switch behaviour {
+        case .finishAtOnce: finish()
+        case .finishLater: DispatchQueue.global().async { self.finish() }
+        case .never: break
+        case .finishWith(let errors): finish(errors: errors)
+        }
+    }
+
+    override func finished(errors: [any Error]) {
+        hooks.record("finished(\(errors.count))")
+    }
+}
+
+/// A condition answered from outside the test, whenever the test decides.
+final class ManualCondition: OperationCondition, Sendable {
+    private let completion = Mutex<(@Sendable (OperationConditionResult) -> Void)?>(nil)
+    let evaluated = Latch()
+
+    var name: String { "ManualCondition" }
+
+    func evaluate(
+        for operation: ConditionalOperation, completion: @escaping @Sendable (OperationConditionResult) -> Void
+    ) {
+        self.completion.withLock { $0 = completion }
+        evaluated.countDown()
+    }
+
+    func answer(_ result: OperationConditionResult) {
+        completion.withLock { $0 }?(result)
+    }
+}
+
+/// A condition that answers later, from another thread.
+struct AsyncCondition: OperationCondition {
+    let result: OperationConditionResult
+
+    init(_ result: OperationConditionResult = .satisfied) { self.result = result }
+
+    func evaluate(
+        for operation: ConditionalOperation, completion: @escaping @Sendable (OperationConditionResult) -> Void
+    ) {
+        let result = self.result
+        DispatchQueue.global().async { completion(result) }
+    }
+}
+
+/// A latch released when every operation's completion block ran; set it up before enqueuing.
+func completionLatch(_ operations: [Foundation.Operation]) -> Latch {
+    let latch = Latch(count: operations.count)
+    for operation in operations { operation.completionBlock = { latch.countDown() } }
+    return latch
+}
