@@ -83,3 +83,10 @@ func completionLatch(_ operations: [Foundation.Operation]) -> Latch {
     for operation in operations { operation.completionBlock = { latch.countDown() } }
     return latch
 }
+
+extension OperationQueue {
+    /// `addOperations(_:waitUntilFinished:)` is unavailable from async code on Linux.
+    func add(_ operations: [Foundation.Operation]) {
+        for operation in operations { addOperation(operation) }
+    }
+}
