@@ -5,22 +5,41 @@ import Foundation
 extension ConditionalOperation {
     typealias Followup = OperationStateMachine.Followup
 
-    /// Evaluates the conditions a readiness query handed out, then performs the followups.
-    /// Returns whether the operation is ready.
-    func settle(_ readiness: OperationStateMachine.Readiness, canLaunch: Bool) -> Bool {
+    typealias Readiness = OperationStateMachine.Readiness
+    typealias Context = OperationStateMachine.Context
+
+    /// Takes the synchronous steps towards readiness the machine hands out (condition
+    /// dependencies, evaluation, categories), then performs the followups. Returns whether the
+    /// operation is ready.
+    func settle(_ readiness: Readiness, context: Context) -> Bool {
         var readiness = readiness
-        if !readiness.conditionsToEvaluate.isEmpty {
-            evaluate(readiness.conditionsToEvaluate)
-            let followup = readiness.followup
-            readiness = machine.withLock { $0.endInlineEvaluation(canLaunch: canLaunch) }
-            readiness.followup.formUnion(followup)
+        var followup = readiness.followup
+        while let step = readiness.next {
+            switch step {
+            case .askDependencies(let conditions):
+                addDependencies(of: conditions)
+                let dependenciesFinished = self.dependenciesFinished
+                readiness = machine.withLock {
+                    $0.conditionDependenciesAdded(dependenciesFinished: dependenciesFinished, context: context)
+                }
+            case .evaluate(let conditions):
+                evaluate(conditions)
+                readiness = machine.withLock { $0.endInlineEvaluation(context: context) }
+            case .acquire(let categories):
+                ExclusivityController.shared.acquire(categories, for: ObjectIdentifier(self)) {
+                    _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
+                }
+                readiness = machine.withLock { $0.endInlineAcquisition(context: context) }
+            }
+            followup.formUnion(readiness.followup)
         }
-        perform(readiness.followup)
+        perform(followup)
         return readiness.isReady
     }
 
     func perform(_ followup: Followup) {
         guard !followup.isEmpty else { return }
+        if followup.contains(.releaseCategories) { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
         if followup.contains(.launchLater) {
@@ -39,9 +58,19 @@ extension ConditionalOperation {
     private func evaluate(_ conditions: [any OperationCondition]) {
         for (index, condition) in conditions.enumerated() {
             condition.evaluate(for: self) { result in
-                self.perform(self.machine.withLock { $0.conditionEvaluated(at: index, result) })
+                _ = self.settle(self.machine.withLock { $0.conditionEvaluated(at: index, result) }, context: .callback)
             }
         }
+    }
+
+    /// Makes each condition's dependency (S3) a dependency of this operation and runs it: on the
+    /// queue that started this operation, or else on the library's queue (never dropped).
+    private func addDependencies(of conditions: [any OperationCondition]) {
+        let added = conditions.compactMap { $0.dependency(for: self) }
+        guard !added.isEmpty else { return }
+        for dependency in added { addDependency(dependency) }
+        let queue = machine.withLock { $0.queue } ?? LibraryQueue.shared
+        for dependency in added { queue.addOperation(dependency) }
     }
 
     /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.
@@ -65,8 +94,10 @@ extension ConditionalOperation {
                 for observer in observers { observer.operation(self, didProduce: operation) }
             case .didCancel(let errors):
                 for observer in observers { observer.operationDidCancel(self, errors: errors) }
-            case .finish(let errors, let wasExecuting):
-                completeFinishing(errors: errors, wasExecuting: wasExecuting, observers: observers)
+            case .finish(let errors, let wasExecuting, let releasesCategories):
+                completeFinishing(
+                    errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
+                    observers: observers)
             case .execute(let onAnotherThread):
                 if onAnotherThread {
                     DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
@@ -80,10 +111,12 @@ extension ConditionalOperation {
 
     /// The `finishing` state: the hook, the observers, then `isFinished` flips last.
     private func completeFinishing(
-        errors: [any Error], wasExecuting: Bool, observers: [any OperationObserver]
+        errors: [any Error], wasExecuting: Bool, releasesCategories: Bool, observers: [any OperationObserver]
     ) {
         finished(errors: errors)
         for observer in observers { observer.operationDidFinish(self, errors: errors) }
+        // Before isFinished flips, so that dependents never overlap with this operation (S7).
+        if releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
         if wasExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
         let (latecomers, waiters) = machine.withLock { $0.markFinished(notified: observers.count) }

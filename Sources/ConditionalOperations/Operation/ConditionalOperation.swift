@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An asynchronous `Foundation.Operation` with conditions, observers and explicit finishing.
 ///
@@ -22,8 +21,8 @@ import Synchronization
 /// Lifecycle: ``State-swift.enum``. Cancellation is a flag: before the operation executes it makes
 /// it ready, and it finishes without executing when started; while it executes, it finishes at once
 /// unless ``finishesWhenCancelled`` is `false`.
-open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  // mutable state: `machine`'s Mutex
-    let machine = Mutex(OperationStateMachine())
+open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  // mutable state: behind `machine`'s lock
+    let machine = Locked(OperationStateMachine())
 
     public override init() {
         super.init()
@@ -42,7 +41,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
 
     public final override var isAsynchronous: Bool { true }
 
-    public final override var isExecuting: Bool { machine.withLock { $0.isExecuting } }
+    public final override var isExecuting: Bool { machine.withLock { $0.isExecuting() } }
 
     public final override var isFinished: Bool { machine.withLock { $0.state == .finished } }
 
@@ -53,27 +52,40 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// The first query that finds every dependency finished starts evaluating the conditions
     /// (that is how a plain `OperationQueue`, which tells an operation nothing, admits it).
     public final override var isReady: Bool {
-        let dependenciesFinished = super.isReady
-        let readiness = machine.withLock {
-            $0.queryReadiness(dependenciesFinished: dependenciesFinished, canLaunch: false)
+        // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply,
+        // and ask Foundation only while the operation is not yet past its dependencies.
+        if let settled = machine.withLock({ $0.settledReadiness() }) { return settled }
+        var readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: nil, context: .query) }
+        if readiness.needsDependencies {
+            let dependenciesFinished = super.isReady
+            readiness = machine.withLock {
+                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: .query)
+            }
         }
-        return settle(readiness, canLaunch: false)
+        return settle(readiness, context: .query)
     }
+
+    /// Foundation's own answer: every dependency finished (or the operation was cancelled).
+    var dependenciesFinished: Bool { super.isReady }
 
     // MARK: Configuration
 
     /// Adds a condition that must be satisfied before the operation executes.
     ///
-    /// Add conditions before the operation is enqueued: adding one once the conditions were
-    /// evaluated is a programming error (S13).
+    /// Add conditions first, before dependencies, enqueuing or starting: the first `isReady` query
+    /// that finds every dependency finished admits the operation and evaluates its conditions, and
+    /// swift-corelibs-foundation asks `isReady` inside `addDependency(_:)`. Adding a condition once
+    /// the operation was admitted is a programming error (S13).
     public func addCondition(_ condition: some OperationCondition) {
-        switch machine.withLock({ $0.addCondition(condition) }) {
+        let categories = condition.mutuallyExclusiveCategories
+        switch machine.withLock({ $0.addCondition(condition, categories: categories) }) {
         case .added, .ignored:
             break
         case .misuse:
             preconditionFailure(
-                "\(label): addCondition(\(condition.name)) after its conditions were evaluated "
-                    + "(S13: add conditions before the operation is enqueued or started)")
+                "\(diagnosticName): addCondition(\(condition.name)) after the operation was admitted and its "
+                    + "conditions evaluated (S13: add conditions first, before dependencies, enqueuing, "
+                    + "start() or any isReady query)")
         }
     }
 
@@ -113,7 +125,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         let queue = OperationQueue.current
         switch machine.withLock({ $0.start(queue: queue) }) {
         case .misuse:
-            preconditionFailure("\(label): start() called twice (S13: an operation starts once)")
+            preconditionFailure("\(diagnosticName): start() called twice (S13: an operation starts once)")
         case .launched(let followup):
             perform(followup)
         case .wait:
@@ -121,9 +133,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         case .admit:
             let dependenciesFinished = super.isReady
             let readiness = machine.withLock {
-                $0.queryReadiness(dependenciesFinished: dependenciesFinished, canLaunch: true)
+                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: .start)
             }
-            _ = settle(readiness, canLaunch: true)
+            _ = settle(readiness, context: .start)
         }
     }
 
@@ -138,7 +150,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         case .ignored:
             #if DEBUG
                 if !isCancelled {
-                    Diagnostics.log("\(label): finish called again and ignored (S6: the first finish wins)")
+                    Diagnostics.log("\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
                 }
             #endif
         }
@@ -178,12 +190,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// library's), and tells observers through `operation(_:didProduce:)` (S10).
     public func produceOperation(_ operation: Foundation.Operation) {
         let produced = machine.withLock { $0.produce(operation) }
-        (produced?.queue ?? ProducedOperationQueue.shared).addOperation(operation)
+        (produced?.queue ?? LibraryQueue.shared).addOperation(operation)
         if let followup = produced?.followup { perform(followup) }
     }
 
     /// The type and name of the operation, for messages.
-    var label: String {
+    var diagnosticName: String {
         let type = String(describing: Swift.type(of: self))
         guard let name, !name.isEmpty else { return type }
         return "\(type) '\(name)'"

@@ -16,8 +16,9 @@ struct OperationStateMachine {
         case didStart
         case didProduce(Foundation.Operation)
         case didCancel([any Error])
-        /// The `finished(errors:)` hook, `operationDidFinish`, then KVO to `finished`.
-        case finish([any Error], wasExecuting: Bool)
+        /// The `finished(errors:)` hook, `operationDidFinish`, the release of exclusivity
+        /// categories, then KVO to `finished`.
+        case finish([any Error], wasExecuting: Bool, releasesCategories: Bool)
         /// Call `execute()`: queued after `didStart`, run last, and only if still due.
         case execute(onAnotherThread: Bool)
     }
@@ -33,14 +34,40 @@ struct OperationStateMachine {
         static let launchLater = Followup(rawValue: 1 << 2)
         /// Announce readiness again from another thread (a queue may have cached a stale answer).
         static let reannounceLater = Followup(rawValue: 1 << 3)
+        /// Give back (or withdraw the request for) the exclusivity categories.
+        static let releaseCategories = Followup(rawValue: 1 << 4)
     }
 
-    /// The answer to an `isReady` query.
+    /// Who is moving the operation towards `ready`, which decides what readiness calls for.
+    struct Context {
+        /// The caller may run the operation on its own thread (`start()` was called).
+        var canLaunch: Bool
+        /// Readiness is the return value of the current `isReady` query: no announcement needed.
+        var answersQuery: Bool
+
+        static let query = Context(canLaunch: false, answersQuery: true)
+        static let start = Context(canLaunch: true, answersQuery: true)
+        static let callback = Context(canLaunch: false, answersQuery: false)
+        static let cancel = Context(canLaunch: true, answersQuery: false)
+    }
+
+    /// A step the caller performs synchronously, then reports with the matching event.
+    enum Step {
+        /// Ask each condition for its dependency, then ``conditionDependenciesAdded(dependenciesFinished:context:)``.
+        case askDependencies([any OperationCondition])
+        /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
+        case evaluate([any OperationCondition])
+        /// Request the categories, then ``endInlineAcquisition(context:)``.
+        case acquire(Set<String>)
+    }
+
+    /// Where readiness stands after an event, and what the caller does next.
     struct Readiness {
         var isReady: Bool
-        /// Conditions the caller must evaluate now, then report with ``endInlineEvaluation(canLaunch:)``.
-        var conditionsToEvaluate: [any OperationCondition] = []
+        var next: Step? = nil
         var followup: Followup = []
+        /// The query must be asked again with whether every dependency finished.
+        var needsDependencies = false
     }
 
     enum StartAction {
@@ -70,9 +97,17 @@ struct OperationStateMachine {
     private(set) var isStartRequested = false
 
     private var conditions: [any OperationCondition] = []
+    private var categories: Set<String> = []
+    private var conditionDependencies = ConditionDependencies.unasked
     private var conditionAnswered: [Bool] = []
     private var unansweredConditions = 0
-    private var isEvaluatingInline = false
+    /// A caller is evaluating conditions or acquiring categories synchronously and will report
+    /// the outcome itself: answers arriving meanwhile only record.
+    private var isSettlingInline = false
+    private var isAcquiringCategories = false
+    private var holdsCategories = false
+    /// Once categories were requested, finishing releases them (releasing is idempotent).
+    private var hasRequestedCategories = false
     private var conditionsFailed = false
     private var isFinishRequested = false
     private var didExecute = false
@@ -91,17 +126,38 @@ struct OperationStateMachine {
 
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
+    private enum ConditionDependencies {
+        case unasked
+        /// A caller is asking the conditions and adding their dependencies.
+        case asking
+        case asked
+    }
+
     /// `true` once the operation finished with at least one error.
     var failed: Bool { state >= .finishing && !errors.isEmpty }
 
-    var isExecuting: Bool { state == .executing || (state == .finishing && didExecute) }
+    /// `mutating` for the same reason as ``settledReadiness()``: every KVO notification asks it.
+    mutating func isExecuting() -> Bool { state == .executing || (state == .finishing && didExecute) }
 
     // MARK: Configuration
 
-    mutating func addCondition(_ condition: any OperationCondition) -> AddConditionAction {
-        if state >= .evaluatingConditions { return isCancelled ? .ignored : .misuse }
+    mutating func addCondition(
+        _ condition: any OperationCondition, categories newCategories: Set<String>
+    ) -> AddConditionAction {
+        // Once condition dependencies were asked for, a new condition's dependency would be missed.
+        if state >= .evaluatingConditions || conditionDependencies != .unasked {
+            return isCancelled ? .ignored : .misuse
+        }
         conditions.append(condition)
+        categories.formUnion(newCategories)
         return .added
+    }
+
+    /// Hands out the conditions to ask for their dependencies, once (S3); `nil` if already asked.
+    mutating func takeConditionsForDependencies() -> [any OperationCondition]? {
+        guard conditionDependencies == .unasked, state < .evaluatingConditions else { return nil }
+        conditionDependencies = .asking
+        return conditions
     }
 
     /// Adds an observer; returns the errors to report at once if the operation already finished.
@@ -120,22 +176,27 @@ struct OperationStateMachine {
 
     // MARK: Readiness
 
+    /// The answer to an `isReady` query that changes nothing, or `nil` when the query must be made.
+    ///
+    /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
+    /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
+    mutating func settledReadiness() -> Bool? {
+        switch state {
+        case .evaluatingConditions: false
+        case .executing, .finishing, .finished: true
+        case .ready where isStartRequested: true
+        default: nil
+        }
+    }
+
     /// An `isReady` query. The first one that finds every dependency finished admits the operation.
-    mutating func queryReadiness(dependenciesFinished: Bool, canLaunch: Bool) -> Readiness {
+    /// `dependenciesFinished` may be `nil` while the state tells whether it matters.
+    mutating func queryReadiness(dependenciesFinished: Bool?, context: Context) -> Readiness {
         switch state {
         case .initialized, .pending:
+            guard let dependenciesFinished else { return Readiness(isReady: false, needsDependencies: true) }
             guard dependenciesFinished else { return Readiness(isReady: false) }
-            if isFinishRequested || conditions.isEmpty {
-                let followup = becomeReady(canLaunch: canLaunch, answersQuery: true)
-                return Readiness(isReady: state >= .ready, followup: followup)
-            }
-            state = .evaluatingConditions
-            let evaluated = conditions
-            conditions = []
-            conditionAnswered = Array(repeating: false, count: evaluated.count)
-            unansweredConditions = evaluated.count
-            isEvaluatingInline = true
-            return Readiness(isReady: false, conditionsToEvaluate: evaluated)
+            return passDependencies(context: context)
         case .evaluatingConditions:
             return Readiness(isReady: false)
         case .ready:
@@ -154,29 +215,84 @@ struct OperationStateMachine {
         }
     }
 
-    /// The conditions handed out by ``queryReadiness(dependenciesFinished:canLaunch:)`` were all
-    /// asked; those that answered synchronously may have made the operation ready.
-    mutating func endInlineEvaluation(canLaunch: Bool) -> Readiness {
-        isEvaluatingInline = false
+    /// Every dependency finished: ask for condition dependencies (once), else evaluate the conditions.
+    private mutating func passDependencies(context: Context) -> Readiness {
+        if isFinishRequested || conditions.isEmpty { return becomeReadyNow(context: context) }
+        switch conditionDependencies {
+        case .unasked:
+            conditionDependencies = .asking
+            state = .pending
+            return Readiness(isReady: false, next: .askDependencies(conditions))
+        case .asking:
+            return Readiness(isReady: false)
+        case .asked:
+            state = .evaluatingConditions
+            let evaluated = conditions
+            conditions = []  // released after evaluation (S2)
+            conditionAnswered = Array(repeating: false, count: evaluated.count)
+            unansweredConditions = evaluated.count
+            isSettlingInline = true
+            return Readiness(isReady: false, next: .evaluate(evaluated))
+        }
+    }
+
+    /// The condition dependencies were added as dependencies (and run).
+    mutating func conditionDependenciesAdded(dependenciesFinished: Bool, context: Context) -> Readiness {
+        conditionDependencies = .asked
+        guard state == .pending, dependenciesFinished else { return Readiness(isReady: state >= .ready) }
+        return passDependencies(context: context)
+    }
+
+    /// The conditions handed out by ``Step/evaluate(_:)`` were all asked; those that answered
+    /// synchronously may have made the operation ready.
+    mutating func endInlineEvaluation(context: Context) -> Readiness {
+        isSettlingInline = false
         guard state == .evaluatingConditions else { return Readiness(isReady: state >= .ready) }
         guard unansweredConditions == 0 else { return Readiness(isReady: false) }
-        let followup = becomeReady(canLaunch: canLaunch, answersQuery: true)
-        return Readiness(isReady: true, followup: followup)
+        return conditionsPassed(context: context)
     }
 
     /// The condition at `index` answered. Repeated or late answers are ignored (S2).
-    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> Followup {
+    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> Readiness {
         guard state == .evaluatingConditions, conditionAnswered.indices.contains(index),
             !conditionAnswered[index]
-        else { return [] }
+        else { return Readiness(isReady: state >= .ready) }
         conditionAnswered[index] = true
         unansweredConditions -= 1
         if case .failed(let error) = result {
             errors.append(error)
             conditionsFailed = true
         }
-        guard unansweredConditions == 0, !isEvaluatingInline else { return [] }
-        return becomeReady(canLaunch: false, answersQuery: false)
+        guard unansweredConditions == 0, !isSettlingInline else { return Readiness(isReady: false) }
+        return conditionsPassed(context: .callback)
+    }
+
+    /// Every condition answered: acquire the categories if it will execute, else it is ready.
+    private mutating func conditionsPassed(context: Context) -> Readiness {
+        guard !conditionsFailed, !categories.isEmpty else { return becomeReadyNow(context: context) }
+        isAcquiringCategories = true
+        hasRequestedCategories = true
+        isSettlingInline = true
+        return Readiness(isReady: false, next: .acquire(categories))
+    }
+
+    /// The categories requested by ``Step/acquire(_:)`` were granted, now or later.
+    mutating func categoriesGranted() -> Readiness {
+        guard state == .evaluatingConditions, isAcquiringCategories else {
+            // Cancelled or finished while waiting: hand the categories on at once.
+            return Readiness(isReady: state >= .ready, followup: .releaseCategories)
+        }
+        holdsCategories = true
+        guard !isSettlingInline else { return Readiness(isReady: false) }
+        return becomeReadyNow(context: .callback)
+    }
+
+    /// The request of ``Step/acquire(_:)`` returned; the categories may already be granted.
+    mutating func endInlineAcquisition(context: Context) -> Readiness {
+        isSettlingInline = false
+        guard state == .evaluatingConditions else { return Readiness(isReady: state >= .ready) }
+        guard holdsCategories else { return Readiness(isReady: false) }
+        return becomeReadyNow(context: context)
     }
 
     mutating func beginAnnouncement() {
@@ -226,11 +342,11 @@ struct OperationStateMachine {
         isCancelled = true
         var followup = enqueue(.didCancel(errors))
         if state < .executing {
-            abandonConditions()
-            followup.formUnion(becomeReady(canLaunch: true, answersQuery: false))
+            followup.formUnion(abandonConditions())
+            followup.formUnion(becomeReady(context: .cancel))
         } else if finishesWhenCancelled {
             state = .finishing
-            followup.formUnion(enqueue(.finish(errors, wasExecuting: true)))
+            followup.formUnion(enqueueFinish(wasExecuting: true))
         }
         return followup
     }
@@ -257,14 +373,13 @@ struct OperationStateMachine {
         case .executing:
             errors.append(contentsOf: newErrors)
             state = .finishing
-            return .finishing(enqueue(.finish(errors, wasExecuting: true)))
+            return .finishing(enqueueFinish(wasExecuting: true))
         default:
             guard !isFinishRequested else { return .ignored }
             isFinishRequested = true
             errors.append(contentsOf: newErrors)
             guard state == .evaluatingConditions else { return .deferred([]) }
-            abandonConditions()
-            return .deferred(becomeReady(canLaunch: true, answersQuery: false))
+            return .deferred(abandonConditions().union(becomeReady(context: .cancel)))
         }
     }
 
@@ -291,7 +406,7 @@ struct OperationStateMachine {
                 // Cancelled by a didStart observer while `finishesWhenCancelled` is false: execute()
                 // must not run (S1), and nothing else would finish the operation.
                 state = .finishing
-                effects.append(.finish(errors, wasExecuting: true))
+                effects.append(finishEffect(wasExecuting: true))
                 continue
             }
             isExecuteCalled = true
@@ -330,24 +445,39 @@ struct OperationStateMachine {
         return .deliver
     }
 
-    private mutating func abandonConditions() {
+    /// Cancel or an early finish abandons pending conditions and a pending category request.
+    private mutating func abandonConditions() -> Followup {
         conditions = []
         conditionAnswered = []
         unansweredConditions = 0
+        guard isAcquiringCategories, !holdsCategories else { return [] }
+        isAcquiringCategories = false
+        return .releaseCategories
     }
 
-    /// `answersQuery`: the readiness is the return value of the current `isReady` query, so no
-    /// announcement is needed. `canLaunch`: the caller may run the operation on its own thread.
-    private mutating func becomeReady(canLaunch: Bool, answersQuery: Bool) -> Followup {
+    private func finishEffect(wasExecuting: Bool) -> Effect {
+        .finish(errors, wasExecuting: wasExecuting, releasesCategories: hasRequestedCategories)
+    }
+
+    private mutating func enqueueFinish(wasExecuting: Bool) -> Followup {
+        enqueue(finishEffect(wasExecuting: wasExecuting))
+    }
+
+    private mutating func becomeReady(context: Context) -> Followup {
         state = .ready
-        if isStartRequested { return canLaunch ? launch() : .launchLater }
-        return answersQuery ? [] : .announceReady
+        if isStartRequested { return context.canLaunch ? launch() : .launchLater }
+        return context.answersQuery ? [] : .announceReady
+    }
+
+    private mutating func becomeReadyNow(context: Context) -> Readiness {
+        let followup = becomeReady(context: context)
+        return Readiness(isReady: state >= .ready, followup: followup)
     }
 
     private mutating func launch() -> Followup {
         if isCancelled || conditionsFailed || isFinishRequested {
             state = .finishing
-            return enqueue(.finish(errors, wasExecuting: false))
+            return enqueueFinish(wasExecuting: false)
         }
         state = .executing
         didExecute = true

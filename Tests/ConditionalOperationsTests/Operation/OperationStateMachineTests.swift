@@ -3,327 +3,353 @@ import Testing
 
 @testable import ConditionalOperations
 
-/// The state machine alone, without threads: every transition, every refusal, cancel from every state.
-@Suite struct OperationStateMachineTests {
-    typealias Machine = OperationStateMachine
+extension ConditionalOperationsTests {
+    /// The state machine alone, without threads: every transition, every refusal, cancel from every state.
+    @Suite struct OperationStateMachineTests {
+        typealias Machine = OperationStateMachine
 
-    /// Drains the effects as a deliverer would, naming each.
-    static func drain(_ machine: inout Machine) -> [String] {
-        var names: [String] = []
-        while let (effect, _) = machine.nextEffect() {
-            switch effect {
-            case .didStart: names.append("didStart")
-            case .didProduce: names.append("didProduce")
-            case .didCancel: names.append("didCancel")
-            case .finish(let errors, let wasExecuting):
-                names.append("finish(\(errors.count),\(wasExecuting ? "executed" : "skipped"))")
-            case .execute: names.append("execute")
+        /// Drains the effects as a deliverer would, naming each.
+        static func drain(_ machine: inout Machine) -> [String] {
+            var names: [String] = []
+            while let (effect, _) = machine.nextEffect() {
+                switch effect {
+                case .didStart: names.append("didStart")
+                case .didProduce: names.append("didProduce")
+                case .didCancel: names.append("didCancel")
+                case .finish(let errors, let wasExecuting, _):
+                    names.append("finish(\(errors.count),\(wasExecuting ? "executed" : "skipped"))")
+                case .execute: names.append("execute")
+                }
+            }
+            return names
+        }
+
+        /// Passes every dependency and the condition-dependency step, as `settle` does; returns the
+        /// conditions handed out for evaluation.
+        @discardableResult
+        static func evaluationStep(_ machine: inout Machine, context: Machine.Context = .query)
+            -> [any OperationCondition]
+        {
+            var answer = machine.queryReadiness(dependenciesFinished: true, context: context)
+            if case .askDependencies = answer.next {
+                answer = machine.conditionDependenciesAdded(dependenciesFinished: true, context: context)
+            }
+            guard case .evaluate(let conditions) = answer.next else { return [] }
+            return conditions
+        }
+
+        static func readyMachine() -> Machine {
+            var machine = Machine()
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            return machine
+        }
+
+        @Test func queryBeforeDependenciesFinishedChangesNothing() {
+            var machine = Machine()
+            let answer = machine.queryReadiness(dependenciesFinished: false, context: .query)
+            #expect(!answer.isReady)
+            #expect(answer.followup.isEmpty)
+            #expect(machine.state == .initialized)
+        }
+
+        @Test func withoutConditionsAQueryMakesItReady() {
+            let machine = Self.readyMachine()
+            #expect(machine.state == .ready)
+        }
+
+        @Test func fullLifeOfAnExecutedOperation() {
+            var machine = Self.readyMachine()
+            guard case .launched(let followup) = machine.start(queue: nil) else {
+                Issue.record("start did not launch")
+                return
+            }
+            #expect(followup == .deliver)
+            #expect(machine.state == .executing)
+            #expect(Self.drain(&machine) == ["didStart", "execute"])
+            guard case .finishing(let finishing) = machine.finish(errors: [TestError(1)]) else {
+                Issue.record("finish refused")
+                return
+            }
+            #expect(finishing == .deliver)
+            #expect(machine.state == .finishing)
+            #expect(machine.isExecuting() == true)
+            #expect(Self.drain(&machine) == ["finish(1,executed)"])
+            _ = machine.markFinished(notified: 0)
+            #expect(machine.state == .finished)
+            #expect(machine.failed)
+            #expect(machine.isExecuting() == false)
+        }
+
+        @Test func S2_conditionsAreHandedOutOnlyOnceDependenciesFinished() {
+            var machine = Machine()
+            #expect(machine.addCondition(BlockCondition { true }, categories: []) == .added)
+            #expect(machine.queryReadiness(dependenciesFinished: false, context: .query).next == nil)
+            let asking = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            guard case .askDependencies(let asked) = asking.next else {
+                Issue.record("condition dependencies were not asked first")
+                return
+            }
+            #expect(asked.count == 1)
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil, "asked once")
+            let answer = machine.conditionDependenciesAdded(dependenciesFinished: true, context: .query)
+            guard case .evaluate(let evaluated) = answer.next else {
+                Issue.record("the conditions were not handed out")
+                return
+            }
+            #expect(evaluated.count == 1)
+            #expect(!answer.isReady)
+            #expect(machine.state == .evaluatingConditions)
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil)
+        }
+
+        @Test func S2_synchronousAnswersMakeTheQueryReady() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty)
+            let answer = machine.endInlineEvaluation(context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup.isEmpty)
+            #expect(machine.state == .ready)
+        }
+
+        @Test func S2_aLateAnswerAnnouncesReadiness() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            #expect(!machine.endInlineEvaluation(context: .query).isReady)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty, "a second answer is counted once")
+            #expect(machine.state == .evaluatingConditions)
+            #expect(machine.conditionEvaluated(at: 1, .satisfied).followup == .announceReady)
+            #expect(machine.state == .ready)
+        }
+
+        @Test func S2_aFailedConditionFinishesWithoutExecutingAndIsNoCancel() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .failed(TestError(1)))
+            _ = machine.conditionEvaluated(at: 1, .failed(TestError(2)))
+            #expect(machine.endInlineEvaluation(context: .query).isReady)
+            #expect(!machine.isCancelled)
+            guard case .launched = machine.start(queue: nil) else {
+                Issue.record("start did not launch")
+                return
+            }
+            #expect(Self.drain(&machine) == ["finish(2,skipped)"])
+            #expect(machine.errors.count == 2)
+        }
+
+        @Test func S4_cancelFromEveryStateBeforeExecutingMakesItReady() {
+            // initialized
+            var initialized = Machine()
+            #expect(initialized.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            #expect(initialized.state == .ready)
+            #expect(Self.drain(&initialized) == ["didCancel"])
+            // pending (started by hand, dependencies unfinished): it may finish at once, start() came
+            var pending = Machine()
+            guard case .admit = pending.start(queue: nil) else {
+                Issue.record("start did not admit")
+                return
+            }
+            #expect(!pending.queryReadiness(dependenciesFinished: false, context: .start).isReady)
+            #expect(pending.state == .pending)
+            #expect(pending.cancel(finishesWhenCancelled: true) == .deliver)
+            #expect(Self.drain(&pending) == ["didCancel", "finish(0,skipped)"])
+            // evaluating conditions: late answers are ignored
+            var evaluating = Machine()
+            _ = evaluating.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&evaluating)
+            _ = evaluating.endInlineEvaluation(context: .query)
+            #expect(evaluating.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            #expect(evaluating.state == .ready)
+            #expect(evaluating.conditionEvaluated(at: 0, .failed(TestError())).followup.isEmpty)
+            #expect(evaluating.errors.isEmpty)
+            // ready
+            var ready = Self.readyMachine()
+            #expect(ready.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            _ = Self.drain(&ready)
+            guard case .launched = ready.start(queue: nil) else {
+                Issue.record("start did not launch")
+                return
+            }
+            #expect(Self.drain(&ready) == ["finish(0,skipped)"])
+        }
+
+        @Test func S4_cancelTwiceNotifiesOnceButKeepsEveryError() {
+            var machine = Machine()
+            #expect(machine.recordCancelError(TestError(1)) == true)
+            #expect(machine.cancel(finishesWhenCancelled: true) != nil)
+            #expect(machine.recordCancelError(TestError(2)) == true)
+            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(machine.errors.count == 2)
+        }
+
+        @Test func S5_cancelWhileExecutingFinishesAtOnce() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            _ = Self.drain(&machine)
+            #expect(machine.cancel(finishesWhenCancelled: true) == .deliver)
+            #expect(machine.state == .finishing)
+            #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
+            guard case .ignored = machine.finish(errors: []) else {
+                Issue.record("a late finish was not ignored")
+                return
             }
         }
-        return names
-    }
 
-    static func readyMachine() -> Machine {
-        var machine = Machine()
-        #expect(machine.queryReadiness(dependenciesFinished: true, canLaunch: false).isReady)
-        return machine
-    }
-
-    @Test func queryBeforeDependenciesFinishedChangesNothing() {
-        var machine = Machine()
-        let answer = machine.queryReadiness(dependenciesFinished: false, canLaunch: false)
-        #expect(!answer.isReady)
-        #expect(answer.followup.isEmpty)
-        #expect(machine.state == .initialized)
-    }
-
-    @Test func withoutConditionsAQueryMakesItReady() {
-        let machine = Self.readyMachine()
-        #expect(machine.state == .ready)
-    }
-
-    @Test func fullLifeOfAnExecutedOperation() {
-        var machine = Self.readyMachine()
-        guard case .launched(let followup) = machine.start(queue: nil) else {
-            Issue.record("start did not launch")
-            return
+        @Test func S5_cancelWhileExecutingWaitsForTheOperationWhenAsked() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            _ = Self.drain(&machine)
+            _ = machine.cancel(finishesWhenCancelled: false)
+            #expect(machine.state == .executing)
+            #expect(Self.drain(&machine) == ["didCancel"])
+            guard case .finishing = machine.finish(errors: []) else {
+                Issue.record("its own finish was refused")
+                return
+            }
         }
-        #expect(followup == .deliver)
-        #expect(machine.state == .executing)
-        #expect(Self.drain(&machine) == ["didStart", "execute"])
-        guard case .finishing(let finishing) = machine.finish(errors: [TestError(1)]) else {
-            Issue.record("finish refused")
-            return
+
+        @Test func cancelOnceFinishingBeganChangesNothing() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            _ = Self.drain(&machine)
+            _ = machine.finish(errors: [])
+            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(machine.recordCancelError(TestError()) == false)
+            _ = Self.drain(&machine)
+            _ = machine.markFinished(notified: 0)
+            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(!machine.isCancelled)
         }
-        #expect(finishing == .deliver)
-        #expect(machine.state == .finishing)
-        #expect(machine.isExecuting)
-        #expect(Self.drain(&machine) == ["finish(1,executed)"])
-        _ = machine.markFinished(notified: 0)
-        #expect(machine.state == .finished)
-        #expect(machine.failed)
-        #expect(!machine.isExecuting)
-    }
 
-    @Test func S2_conditionsAreHandedOutOnlyOnceDependenciesFinished() {
-        var machine = Machine()
-        #expect(machine.addCondition(BlockCondition { true }) == .added)
-        #expect(machine.queryReadiness(dependenciesFinished: false, canLaunch: false).conditionsToEvaluate.isEmpty)
-        let answer = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        #expect(answer.conditionsToEvaluate.count == 1)
-        #expect(!answer.isReady)
-        #expect(machine.state == .evaluatingConditions)
-        #expect(machine.queryReadiness(dependenciesFinished: true, canLaunch: false).conditionsToEvaluate.isEmpty)
-    }
-
-    @Test func S2_synchronousAnswersMakeTheQueryReady() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        #expect(machine.conditionEvaluated(at: 0, .satisfied).isEmpty)
-        let answer = machine.endInlineEvaluation(canLaunch: false)
-        #expect(answer.isReady)
-        #expect(answer.followup.isEmpty)
-        #expect(machine.state == .ready)
-    }
-
-    @Test func S2_aLateAnswerAnnouncesReadiness() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        #expect(!machine.endInlineEvaluation(canLaunch: false).isReady)
-        #expect(machine.conditionEvaluated(at: 0, .satisfied).isEmpty)
-        #expect(machine.conditionEvaluated(at: 0, .satisfied).isEmpty, "a second answer is counted once")
-        #expect(machine.state == .evaluatingConditions)
-        #expect(machine.conditionEvaluated(at: 1, .satisfied) == .announceReady)
-        #expect(machine.state == .ready)
-    }
-
-    @Test func S2_aFailedConditionFinishesWithoutExecutingAndIsNoCancel() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = machine.conditionEvaluated(at: 0, .failed(TestError(1)))
-        _ = machine.conditionEvaluated(at: 1, .failed(TestError(2)))
-        #expect(machine.endInlineEvaluation(canLaunch: false).isReady)
-        #expect(!machine.isCancelled)
-        guard case .launched = machine.start(queue: nil) else {
-            Issue.record("start did not launch")
-            return
+        @Test func S1_aDidStartObserverThatCancelsPreventsExecute() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            guard let (first, _) = machine.nextEffect(), case .didStart = first else {
+                Issue.record("didStart was not first")
+                return
+            }
+            // While didStart is delivered, an observer cancels: its effects queue behind.
+            #expect(machine.cancel(finishesWhenCancelled: true) == [])
+            #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
-        #expect(Self.drain(&machine) == ["finish(2,skipped)"])
-        #expect(machine.errors.count == 2)
-    }
 
-    @Test func S4_cancelFromEveryStateBeforeExecutingMakesItReady() {
-        // initialized
-        var initialized = Machine()
-        #expect(initialized.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
-        #expect(initialized.state == .ready)
-        #expect(Self.drain(&initialized) == ["didCancel"])
-        // pending (started by hand, dependencies unfinished): it may finish at once, start() came
-        var pending = Machine()
-        guard case .admit = pending.start(queue: nil) else {
-            Issue.record("start did not admit")
-            return
+        @Test func S1_aDidStartObserverThatCancelsAnOperationFinishingItselfStillFinishes() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            _ = machine.nextEffect()
+            _ = machine.cancel(finishesWhenCancelled: false)
+            #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
-        #expect(!pending.queryReadiness(dependenciesFinished: false, canLaunch: true).isReady)
-        #expect(pending.state == .pending)
-        #expect(pending.cancel(finishesWhenCancelled: true) == .deliver)
-        #expect(Self.drain(&pending) == ["didCancel", "finish(0,skipped)"])
-        // evaluating conditions: late answers are ignored
-        var evaluating = Machine()
-        _ = evaluating.addCondition(BlockCondition { true })
-        _ = evaluating.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = evaluating.endInlineEvaluation(canLaunch: false)
-        #expect(evaluating.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
-        #expect(evaluating.state == .ready)
-        #expect(evaluating.conditionEvaluated(at: 0, .failed(TestError())).isEmpty)
-        #expect(evaluating.errors.isEmpty)
-        // ready
-        var ready = Self.readyMachine()
-        #expect(ready.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
-        _ = Self.drain(&ready)
-        guard case .launched = ready.start(queue: nil) else {
-            Issue.record("start did not launch")
-            return
+
+        @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
+            var machine = Self.readyMachine()
+            _ = machine.start(queue: nil)
+            _ = machine.nextEffect()
+            #expect(machine.produce(Foundation.Operation())?.followup == [])
+            #expect(Self.drain(&machine) == ["didProduce", "execute"])
         }
-        #expect(Self.drain(&ready) == ["finish(0,skipped)"])
-    }
 
-    @Test func S4_cancelTwiceNotifiesOnceButKeepsEveryError() {
-        var machine = Machine()
-        #expect(machine.recordCancelError(TestError(1)) == true)
-        #expect(machine.cancel(finishesWhenCancelled: true) != nil)
-        #expect(machine.recordCancelError(TestError(2)) == true)
-        #expect(machine.cancel(finishesWhenCancelled: true) == nil)
-        #expect(machine.errors.count == 2)
-    }
-
-    @Test func S5_cancelWhileExecutingFinishesAtOnce() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        _ = Self.drain(&machine)
-        #expect(machine.cancel(finishesWhenCancelled: true) == .deliver)
-        #expect(machine.state == .finishing)
-        #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
-        guard case .ignored = machine.finish(errors: []) else {
-            Issue.record("a late finish was not ignored")
-            return
+        @Test func S6_finishBeforeStartFinishesWithoutExecutingOnceStarted() {
+            var machine = Machine()
+            guard case .deferred(let followup) = machine.finish(errors: [TestError(1)]) else {
+                Issue.record("finish before start was not deferred")
+                return
+            }
+            #expect(followup.isEmpty)
+            guard case .ignored = machine.finish(errors: [TestError(2)]) else {
+                Issue.record("a second finish was not ignored")
+                return
+            }
+            _ = machine.addCondition(BlockCondition { false }, categories: [])
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            _ = machine.start(queue: nil)
+            #expect(Self.drain(&machine) == ["finish(1,skipped)"])
         }
-    }
 
-    @Test func S5_cancelWhileExecutingWaitsForTheOperationWhenAsked() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        _ = Self.drain(&machine)
-        _ = machine.cancel(finishesWhenCancelled: false)
-        #expect(machine.state == .executing)
-        #expect(Self.drain(&machine) == ["didCancel"])
-        guard case .finishing = machine.finish(errors: []) else {
-            Issue.record("its own finish was refused")
-            return
+        @Test func S6_finishWhileEvaluatingAbandonsTheConditions() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.endInlineEvaluation(context: .query)
+            guard case .deferred(let followup) = machine.finish(errors: []) else {
+                Issue.record("finish while evaluating was not deferred")
+                return
+            }
+            #expect(followup == .announceReady)
+            #expect(machine.state == .ready)
         }
-    }
 
-    @Test func cancelOnceFinishingBeganChangesNothing() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        _ = Self.drain(&machine)
-        _ = machine.finish(errors: [])
-        #expect(machine.cancel(finishesWhenCancelled: true) == nil)
-        #expect(machine.recordCancelError(TestError()) == false)
-        _ = Self.drain(&machine)
-        _ = machine.markFinished(notified: 0)
-        #expect(machine.cancel(finishesWhenCancelled: true) == nil)
-        #expect(!machine.isCancelled)
-    }
-
-    @Test func S1_aDidStartObserverThatCancelsPreventsExecute() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        guard let (first, _) = machine.nextEffect(), case .didStart = first else {
-            Issue.record("didStart was not first")
-            return
+        @Test func S13_startTwiceAndLateConditionsAreRefused() {
+            var machine = Self.readyMachine()
+            #expect(machine.addCondition(BlockCondition { true }, categories: []) == .misuse)
+            _ = machine.start(queue: nil)
+            guard case .misuse = machine.start(queue: nil) else {
+                Issue.record("a second start was accepted")
+                return
+            }
+            var cancelled = Machine()
+            _ = cancelled.cancel(finishesWhenCancelled: true)
+            #expect(cancelled.addCondition(BlockCondition { true }, categories: []) == .ignored)
         }
-        // While didStart is delivered, an observer cancels: its effects queue behind.
-        #expect(machine.cancel(finishesWhenCancelled: true) == [])
-        #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
-    }
 
-    @Test func S1_aDidStartObserverThatCancelsAnOperationFinishingItselfStillFinishes() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        _ = machine.nextEffect()
-        _ = machine.cancel(finishesWhenCancelled: false)
-        #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
-    }
-
-    @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
-        var machine = Self.readyMachine()
-        _ = machine.start(queue: nil)
-        _ = machine.nextEffect()
-        #expect(machine.produce(Foundation.Operation())?.followup == [])
-        #expect(Self.drain(&machine) == ["didProduce", "execute"])
-    }
-
-    @Test func S6_finishBeforeStartFinishesWithoutExecutingOnceStarted() {
-        var machine = Machine()
-        guard case .deferred(let followup) = machine.finish(errors: [TestError(1)]) else {
-            Issue.record("finish before start was not deferred")
-            return
+        @Test func manualStartBeforeReadyLaunchesWhenReady() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            guard case .admit = machine.start(queue: nil) else {
+                Issue.record("start did not admit")
+                return
+            }
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .start).isReady)
+            // Foundation asks `isReady` when the last dependency finished.
+            #expect(Self.evaluationStep(&machine).count == 1)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            #expect(machine.endInlineEvaluation(context: .query).followup == .launchLater)
+            #expect(machine.launchDeferred() == .deliver)
+            #expect(Self.drain(&machine) == ["didStart", "execute"])
+            #expect(machine.launchDeferred() == [])
         }
-        #expect(followup.isEmpty)
-        guard case .ignored = machine.finish(errors: [TestError(2)]) else {
-            Issue.record("a second finish was not ignored")
-            return
+
+        @Test func readinessIsAnnouncedAgainWhenAQueueMayHaveCachedAStaleAnswer() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.endInlineEvaluation(context: .query)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
+            // One query during the announcement is its own: done.
+            machine.beginAnnouncement()
+            _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(machine.endAnnouncement() == false)
+            // Two queries: a stale answer may have been stored between them.
+            machine.beginAnnouncement()
+            _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(machine.endAnnouncement() == true)
+            // A query after the announcement (the queue's re-test): announce once more, not twice.
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup == .reannounceLater)
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
+            #expect(machine.reannouncementDue() == true)
+            // Once started, nothing more.
+            _ = machine.start(queue: nil)
+            #expect(machine.reannouncementDue() == false)
         }
-        _ = machine.addCondition(BlockCondition { false })
-        #expect(machine.queryReadiness(dependenciesFinished: true, canLaunch: false).isReady)
-        _ = machine.start(queue: nil)
-        #expect(Self.drain(&machine) == ["finish(1,skipped)"])
-    }
 
-    @Test func S6_finishWhileEvaluatingAbandonsTheConditions() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = machine.endInlineEvaluation(canLaunch: false)
-        guard case .deferred(let followup) = machine.finish(errors: []) else {
-            Issue.record("finish while evaluating was not deferred")
-            return
+        @Test func S12_finishingReleasesObserversAndWaiters() {
+            var machine = Self.readyMachine()
+            #expect(machine.addObserver(BlockObserver()) == nil)
+            _ = machine.start(queue: OperationQueue())
+            _ = Self.drain(&machine)
+            _ = machine.finish(errors: [])
+            _ = Self.drain(&machine)
+            _ = machine.markFinished(notified: 1)
+            #expect(machine.observers.isEmpty)
+            #expect(machine.queue == nil)
+            #expect(machine.addObserver(BlockObserver()) != nil, "a late observer is told at once")
         }
-        #expect(followup == .announceReady)
-        #expect(machine.state == .ready)
-    }
-
-    @Test func S13_startTwiceAndLateConditionsAreRefused() {
-        var machine = Self.readyMachine()
-        #expect(machine.addCondition(BlockCondition { true }) == .misuse)
-        _ = machine.start(queue: nil)
-        guard case .misuse = machine.start(queue: nil) else {
-            Issue.record("a second start was accepted")
-            return
-        }
-        var cancelled = Machine()
-        _ = cancelled.cancel(finishesWhenCancelled: true)
-        #expect(cancelled.addCondition(BlockCondition { true }) == .ignored)
-    }
-
-    @Test func manualStartBeforeReadyLaunchesWhenReady() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        guard case .admit = machine.start(queue: nil) else {
-            Issue.record("start did not admit")
-            return
-        }
-        #expect(!machine.queryReadiness(dependenciesFinished: false, canLaunch: true).isReady)
-        // Foundation asks `isReady` when the last dependency finished.
-        let answer = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = machine.conditionEvaluated(at: 0, .satisfied)
-        #expect(answer.conditionsToEvaluate.count == 1)
-        #expect(machine.endInlineEvaluation(canLaunch: false).followup == .launchLater)
-        #expect(machine.launchDeferred() == .deliver)
-        #expect(Self.drain(&machine) == ["didStart", "execute"])
-        #expect(machine.launchDeferred() == [])
-    }
-
-    @Test func readinessIsAnnouncedAgainWhenAQueueMayHaveCachedAStaleAnswer() {
-        var machine = Machine()
-        _ = machine.addCondition(BlockCondition { true })
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = machine.endInlineEvaluation(canLaunch: false)
-        #expect(machine.conditionEvaluated(at: 0, .satisfied) == .announceReady)
-        // One query during the announcement is its own: done.
-        machine.beginAnnouncement()
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        #expect(machine.endAnnouncement() == false)
-        // Two queries: a stale answer may have been stored between them.
-        machine.beginAnnouncement()
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        _ = machine.queryReadiness(dependenciesFinished: true, canLaunch: false)
-        #expect(machine.endAnnouncement() == true)
-        // A query after the announcement (the queue's re-test): announce once more, not twice.
-        #expect(machine.queryReadiness(dependenciesFinished: true, canLaunch: false).followup == .reannounceLater)
-        #expect(machine.queryReadiness(dependenciesFinished: true, canLaunch: false).followup.isEmpty)
-        #expect(machine.reannouncementDue() == true)
-        // Once started, nothing more.
-        _ = machine.start(queue: nil)
-        #expect(machine.reannouncementDue() == false)
-    }
-
-    @Test func S12_finishingReleasesObserversAndWaiters() {
-        var machine = Self.readyMachine()
-        #expect(machine.addObserver(BlockObserver()) == nil)
-        _ = machine.start(queue: OperationQueue())
-        _ = Self.drain(&machine)
-        _ = machine.finish(errors: [])
-        _ = Self.drain(&machine)
-        _ = machine.markFinished(notified: 1)
-        #expect(machine.observers.isEmpty)
-        #expect(machine.queue == nil)
-        #expect(machine.addObserver(BlockObserver()) != nil, "a late observer is told at once")
     }
 }

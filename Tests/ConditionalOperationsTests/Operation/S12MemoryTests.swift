@@ -2,79 +2,81 @@ import ConditionalOperations
 import Foundation
 import Testing
 
-/// S12: a finished operation holds nothing; nothing the library creates outlives the work.
-@Suite struct S12MemoryTests {
-    final class TrackedObserver: OperationObserver, Sendable {}
-    final class TrackedCondition: OperationCondition, Sendable {
-        func evaluate(
-            for operation: ConditionalOperation,
-            completion: @escaping @Sendable (OperationConditionResult) -> Void
-        ) {
-            DispatchQueue.global().async { completion(.satisfied) }
+extension ConditionalOperationsTests {
+    /// S12: a finished operation holds nothing; nothing the library creates outlives the work.
+    @Suite struct S12MemoryTests {
+        final class TrackedObserver: OperationObserver, Sendable {}
+        final class TrackedCondition: OperationCondition, Sendable {
+            func evaluate(
+                for operation: ConditionalOperation,
+                completion: @escaping @Sendable (OperationConditionResult) -> Void
+            ) {
+                DispatchQueue.global().async { completion(.satisfied) }
+            }
         }
-    }
 
-    @Test func S12_aFinishedOperationHoldsNoObserverConditionOrProducedOperation() async {
-        weak var weakObserver: TrackedObserver?
-        weak var weakCondition: TrackedCondition?
-        weak var weakProduced: BlockOperation?
-        let operation = ProbeOperation(.never)
-        do {
-            let observer = TrackedObserver()
-            let condition = TrackedCondition()
-            weakObserver = observer
-            weakCondition = condition
-            operation.addObserver(observer)
-            operation.addCondition(condition)
-        }
-        let started = Latch()
-        operation.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
-        let queue = OperationQueue()
-        queue.addOperation(operation)
-        #expect(await started.wait())
-        do {
-            let produced = BlockOperation {}
-            weakProduced = produced
-            let producedDone = completionLatch([produced])
-            operation.produceOperation(produced)
-            #expect(await producedDone.wait())
-        }
-        operation.finish()
-        await operation.waitUntilFinished()
-        #expect(weakObserver == nil)
-        #expect(weakCondition == nil)
-        await waitForRelease { weakProduced == nil }
-        #expect(weakProduced == nil)
-    }
-
-    @Test func S12_nothingOutlivesTheOperationsOnceTheyFinished() async {
-        weak var weakOperation: ProbeOperation?
-        weak var weakQueue: OperationQueue?
-        do {
+        @Test func S12_aFinishedOperationHoldsNoObserverConditionOrProducedOperation() async {
+            weak var weakObserver: TrackedObserver?
+            weak var weakCondition: TrackedCondition?
+            weak var weakProduced: BlockOperation?
+            let operation = ProbeOperation(.never)
+            do {
+                let observer = TrackedObserver()
+                let condition = TrackedCondition()
+                weakObserver = observer
+                weakCondition = condition
+                operation.addObserver(observer)
+                operation.addCondition(condition)
+            }
+            let started = Latch()
+            operation.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
             let queue = OperationQueue()
-            weakQueue = queue
-            let dependency = ProbeOperation(.finishLater)
-            let operation = ProbeOperation(.finishLater)
-            weakOperation = operation
-            operation.addDependency(dependency)
-            operation.addCondition(AsyncCondition())
-            operation.addObserver(RecordingObserver())
-            queue.add([dependency, operation])
+            queue.addOperation(operation)
+            #expect(await started.wait())
+            do {
+                let produced = BlockOperation {}
+                weakProduced = produced
+                let producedDone = completionLatch([produced])
+                operation.produceOperation(produced)
+                #expect(await producedDone.wait())
+            }
+            operation.finish()
             await operation.waitUntilFinished()
-            #expect(operation.dependencies == [dependency], "no hidden helper operations")
+            #expect(weakObserver == nil)
+            #expect(weakCondition == nil)
+            await waitForRelease { weakProduced == nil }
+            #expect(weakProduced == nil)
         }
-        await waitForRelease { weakOperation == nil && weakQueue == nil }
-        #expect(weakOperation == nil)
-        #expect(weakQueue == nil)
-    }
 
-    /// Foundation drops its references a moment after `isFinished`; give it a bounded while.
-    private func waitForRelease(_ released: () -> Bool) async {
-        for _ in 0..<200 where !released() {
-            await Task.yield()
-            let latch = Latch()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { latch.countDown() }
-            _ = await latch.wait()
+        @Test func S12_nothingOutlivesTheOperationsOnceTheyFinished() async {
+            weak var weakOperation: ProbeOperation?
+            weak var weakQueue: OperationQueue?
+            do {
+                let queue = OperationQueue()
+                weakQueue = queue
+                let dependency = ProbeOperation(.finishLater)
+                let operation = ProbeOperation(.finishLater)
+                weakOperation = operation
+                operation.addDependency(dependency)
+                operation.addCondition(AsyncCondition())
+                operation.addObserver(RecordingObserver())
+                queue.add([dependency, operation])
+                await operation.waitUntilFinished()
+                #expect(operation.dependencies == [dependency], "no hidden helper operations")
+            }
+            await waitForRelease { weakOperation == nil && weakQueue == nil }
+            #expect(weakOperation == nil)
+            #expect(weakQueue == nil)
+        }
+
+        /// Foundation drops its references a moment after `isFinished`; give it a bounded while.
+        private func waitForRelease(_ released: () -> Bool) async {
+            for _ in 0..<200 where !released() {
+                await Task.yield()
+                let latch = Latch()
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { latch.countDown() }
+                _ = await latch.wait()
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+@testable import ConditionalOperations
 
 /// Counts events down to zero. `wait(seconds:)` suspends without holding a thread and returns
 /// `false` when the time bound passes first, so a stalled test fails instead of hanging.
@@ -10,10 +10,10 @@ final class Latch: Sendable {
         var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(count: Int = 1) {
-        state = Mutex(State(remaining: count))
+        state = Locked(State(remaining: count))
     }
 
     var remaining: Int { state.withLock { $0.remaining } }

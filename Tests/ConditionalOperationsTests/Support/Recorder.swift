@@ -1,8 +1,8 @@
-import Synchronization
+@testable import ConditionalOperations
 
 /// A thread-safe list of events, for checking order and counts.
 final class Recorder: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func record(_ event: String) {
         events.withLock { $0.append(event) }
@@ -15,7 +15,7 @@ final class Recorder: Sendable {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     @discardableResult
     func increment() -> Int { value.withLock { $0 += 1; return $0 } }

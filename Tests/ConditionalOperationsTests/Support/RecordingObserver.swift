@@ -1,12 +1,11 @@
-import ConditionalOperations
 import Foundation
-import Synchronization
+@testable import ConditionalOperations
 
 /// Records every callback as "didStart", "didProduce", "didCancel", "didFinish" and notes any
 /// two callbacks that overlapped (S1).
 final class RecordingObserver: OperationObserver {
     let recorder = Recorder()
-    private let active = Mutex(0)
+    private let active = Locked(0)
     private let overlaps = Counter()
 
     var events: [String] { recorder.all }

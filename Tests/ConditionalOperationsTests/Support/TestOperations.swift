@@ -1,6 +1,5 @@
-import ConditionalOperations
 import Foundation
-import Synchronization
+@testable import ConditionalOperations
 
 struct TestError: Error, Equatable {
     let id: Int
@@ -46,7 +45,7 @@ final class ProbeOperation: ConditionalOperation, @unchecked Sendable {  // stor
 
 /// A condition answered from outside the test, whenever the test decides.
 final class ManualCondition: OperationCondition, Sendable {
-    private let completion = Mutex<(@Sendable (OperationConditionResult) -> Void)?>(nil)
+    private let completion = Locked<(@Sendable (OperationConditionResult) -> Void)?>(nil)
     let evaluated = Latch()
 
     var name: String { "ManualCondition" }

@@ -1,0 +1,86 @@
+
+/// Grants mutually exclusive categories across the whole process, first come, first served.
+///
+/// Each category has a queue of requests in arrival order; a request holds its categories when it
+/// is first in the queue of every one of them. Requests enter all their queues at once, under one
+/// lock, so any two requests are in the same order in every queue they share: no request can wait
+/// for another that waits for it, and several categories are acquired all or none.
+///
+/// A requester (an operation) has one request at a time; each request gets a number never used
+/// again, so a released request left in a queue can't come back to life through a new requester
+/// at the same address. Releasing is idempotent and also withdraws a request still waiting.
+final class ExclusivityController: Sendable {
+    static let shared = ExclusivityController()
+
+    typealias Grant = @Sendable () -> Void
+
+    private struct Request {
+        let categories: [String]
+        /// Taken (set to `nil`) when granted.
+        var grant: Grant?
+    }
+
+    private struct State {
+        var queues: [String: RequestQueue] = [:]
+        var requests: [UInt64: Request] = [:]
+        var requestOfRequester: [ObjectIdentifier: UInt64] = [:]
+        var nextRequest: UInt64 = 0
+
+        /// The first live request of `category`; released and withdrawn ones are dropped on the way.
+        mutating func holder(of category: String) -> UInt64? {
+            guard var queue = queues.removeValue(forKey: category) else { return nil }
+            while let first = queue.first, requests[first] == nil { queue.removeFirst() }
+            let first = queue.first
+            if first != nil { queues[category] = queue }
+            return first
+        }
+
+        /// Takes the grant of `id` if it is now first in every one of its queues.
+        mutating func takeGrantIfFirst(_ id: UInt64) -> Grant? {
+            guard let request = requests[id], request.grant != nil,
+                request.categories.allSatisfy({ holder(of: $0) == id })
+            else { return nil }
+            requests[id]?.grant = nil
+            return request.grant
+        }
+    }
+
+    private let state = Locked(State())
+
+    /// Requests `categories` for `requester`; `grant` runs once they are all held, possibly
+    /// before this returns, and always outside the lock.
+    func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) {
+        let granted = state.withLock { state -> Grant? in
+            let id = state.nextRequest
+            state.nextRequest += 1
+            let ordered = Array(categories)
+            state.requests[id] = Request(categories: ordered, grant: grant)
+            state.requestOfRequester[requester] = id
+            for category in ordered { state.queues[category, default: RequestQueue()].append(id) }
+            return state.takeGrantIfFirst(id)
+        }
+        granted?()
+    }
+
+    /// Gives back what `requester` holds, or withdraws its waiting request, and grants the
+    /// requests that thereby became first.
+    func release(for requester: ObjectIdentifier) {
+        let grants = state.withLock { state -> [Grant] in
+            guard let id = state.requestOfRequester.removeValue(forKey: requester),
+                let request = state.requests.removeValue(forKey: id)
+            else { return [] }
+            return request.categories.compactMap { category in
+                state.holder(of: category).flatMap { state.takeGrantIfFirst($0) }
+            }
+        }
+        for grant in grants { grant() }
+    }
+
+    /// The requests holding or waiting for `category`, for diagnostics and tests.
+    func requestCount(for category: String) -> Int {
+        state.withLock { state in
+            _ = state.holder(of: category)
+            return state.queues[category]?.count(where: { state.requests[$0] != nil }) ?? 0
+        }
+    }
+}

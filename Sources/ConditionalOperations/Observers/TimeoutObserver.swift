@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+
+/// Cancels an operation with ``OperationError/timedOut(_:)`` if it has not finished `timeout`
+/// seconds after it started (S8); the operation then finishes as any cancelled one does (S5).
+///
+/// The timer starts at `operationDidStart` and is cancelled at `operationDidFinish`, so it costs
+/// nothing once the operation finished. One observer may watch several operations.
+public struct TimeoutObserver: OperationObserver {
+    private let timeout: TimeInterval
+    private let timers = Timers()
+
+    /// Cancels the operation `timeout` seconds after it started, unless it finished by then.
+    public init(timeout: TimeInterval) {
+        self.timeout = timeout
+    }
+
+    public func operationDidStart(_ operation: ConditionalOperation) {
+        let timeout = self.timeout
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + timeout)
+        timer.setEventHandler { [weak operation] in
+            operation?.cancel(with: OperationError.timedOut(timeout))
+        }
+        timers.insert(timer, for: operation)
+        timer.resume()
+    }
+
+    public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
+        timers.remove(for: operation)?.cancel()
+    }
+
+    /// The running timers, one per watched operation.
+    private final class Timers: Sendable {
+        private let running = Locked<[ObjectIdentifier: any DispatchSourceTimer]>([:])
+
+        func insert(_ timer: any DispatchSourceTimer, for operation: ConditionalOperation) {
+            running.withLock { $0[ObjectIdentifier(operation)] = timer }
+        }
+
+        func remove(for operation: ConditionalOperation) -> (any DispatchSourceTimer)? {
+            running.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+        }
+    }
+}

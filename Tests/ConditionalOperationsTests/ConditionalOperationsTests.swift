@@ -1,0 +1,6 @@
+import Testing
+
+/// Every suite of the package nests in this one, which runs them one after another: the heavy
+/// tests (10k operations on Foundation's queues) would otherwise starve the dispatch pool that the
+/// timing-bounded tests of other suites need.
+@Suite(.serialized) struct ConditionalOperationsTests {}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// S7: operations sharing a category never execute at the same time, first come, first served.
+    @Suite struct S7MutualExclusivityTests {
+        /// Tracks how many operations of a category execute at once.
+        final class Occupancy: Sendable {
+            private let state = Locked((current: 0, peak: 0))
+
+            func enter() { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
+            func leave() { state.withLock { $0.current -= 1 } }
+            var peak: Int { state.withLock { $0.peak } }
+        }
+
+        /// Enters the occupancy when it executes and leaves it when it finishes, later, from another thread.
+        final class ExclusiveOperation: ConditionalOperation, @unchecked Sendable {  // stored state: lets only
+            let occupancies: [Occupancy]
+            let order: Recorder?
+            let label: String
+
+            init(_ categories: [String], occupancies: [Occupancy], order: Recorder? = nil, label: String = "") {
+                self.occupancies = occupancies
+                self.order = order
+                self.label = label
+                super.init()
+                for category in categories { addCondition(MutuallyExclusive(category: category)) }
+            }
+
+            override func execute() {
+                for occupancy in occupancies { occupancy.enter() }
+                order?.record(label)
+                DispatchQueue.global().async {
+                    for occupancy in self.occupancies { occupancy.leave() }
+                    self.finish()
+                }
+            }
+        }
+
+        @Test(arguments: 1...3)
+        func S7_tenThousandOperationsInOneCategoryOverTwoQueuesNeverOverlap(round: Int) async {
+            let category = "S7.many.\(round)"
+            let occupancy = Occupancy()
+            let queues = (0..<2).map { _ in
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 4
+                return queue
+            }
+            let operations = (0..<10_000).map { _ in ExclusiveOperation([category], occupancies: [occupancy]) }
+            let done = completionLatch(operations)
+            for (index, operation) in operations.enumerated() { queues[index % 2].addOperation(operation) }
+            #expect(await done.wait(seconds: 120), "\(done.remaining) operations never finished")
+            #expect(occupancy.peak == 1)
+            #expect(ExclusivityController.shared.requestCount(for: category) == 0)
+        }
+
+        @Test func S7_waitingOperationsRunInTheOrderTheyAskedForTheCategory() async {
+            let category = "S7.order"
+            let order = Recorder()
+            let occupancy = Occupancy()
+            let queue = OperationQueue()
+            let operations = (0..<20).map {
+                ExclusiveOperation([category], occupancies: [occupancy], order: order, label: "\($0)")
+            }
+            let done = completionLatch(operations)
+            for operation in operations { queue.addOperation(operation) }  // each asks on enqueue
+            #expect(await done.wait())
+            #expect(order.all == (0..<20).map { "\($0)" })
+        }
+
+        @Test func S7_severalCategoriesAreAcquiredAllOrNoneWithoutDeadlock() async {
+            let a = Occupancy()
+            let b = Occupancy()
+            let c = Occupancy()
+            let queue = OperationQueue()
+            var operations: [ExclusiveOperation] = []
+            for index in 0..<600 {
+                switch index % 3 {
+                case 0: operations.append(ExclusiveOperation(["S7.a", "S7.b"], occupancies: [a, b]))
+                case 1: operations.append(ExclusiveOperation(["S7.b", "S7.c"], occupancies: [b, c]))
+                default: operations.append(ExclusiveOperation(["S7.c", "S7.a"], occupancies: [c, a]))
+                }
+            }
+            let done = completionLatch(operations)
+            queue.add(operations)
+            #expect(await done.wait(seconds: 60), "\(done.remaining) operations never finished")
+            #expect(a.peak == 1 && b.peak == 1 && c.peak == 1)
+        }
+
+        @Test func S7_cancellingAWaitingOperationHandsTheCategoryToTheNext() async {
+            let category = "S7.cancel"
+            let holder = ProbeOperation(.never)
+            holder.addCondition(MutuallyExclusive(category: category))
+            let waiting = ProbeOperation()
+            waiting.addCondition(MutuallyExclusive(category: category))
+            let next = ProbeOperation()
+            next.addCondition(MutuallyExclusive(category: category))
+            let started = Latch()
+            holder.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
+            let queue = OperationQueue()
+            let done = completionLatch([waiting, next])
+            queue.addOperation(holder)
+            #expect(await started.wait())
+            queue.add([waiting, next])
+            #expect(ExclusivityController.shared.requestCount(for: category) == 3)
+            waiting.cancel()
+            #expect(ExclusivityController.shared.requestCount(for: category) == 2)
+            holder.finish()
+            #expect(await done.wait())
+            #expect(waiting.executions.current == 0)
+            #expect(next.executions.current == 1)
+            #expect(ExclusivityController.shared.requestCount(for: category) == 0)
+        }
+
+        @Test func S7_waitingHoldsNoQueueSlot() async {
+            let category = "S7.slot"
+            let holder = ProbeOperation(.never)
+            holder.addCondition(MutuallyExclusive(category: category))
+            let waiting = ProbeOperation()
+            waiting.addCondition(MutuallyExclusive(category: category))
+            let unrelated = ProbeOperation()
+            let started = Latch()
+            holder.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
+            let holderQueue = OperationQueue()
+            holderQueue.addOperation(holder)
+            #expect(await started.wait())
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let unrelatedDone = completionLatch([unrelated])
+            queue.add([waiting, unrelated])
+            #expect(await unrelatedDone.wait(), "the waiting operation holds no slot")
+            #expect(waiting.state == .evaluatingConditions)
+            let waitingDone = completionLatch([waiting])
+            holder.finish()
+            #expect(await waitingDone.wait())
+        }
+
+        @Test func S7_aFailedConditionNeverTakesTheCategory() async {
+            let category = "S7.failed"
+            let failing = ProbeOperation()
+            failing.addCondition(MutuallyExclusive(category: category))
+            failing.addCondition(BlockCondition { false })
+            let done = completionLatch([failing])
+            OperationQueue().addOperation(failing)
+            #expect(await done.wait())
+            #expect(failing.executions.current == 0)
+            #expect(ExclusivityController.shared.requestCount(for: category) == 0)
+        }
+
+        @Test func S7_theCategoryOfATypeIsItsReflectedName() {
+            #expect(MutuallyExclusive(Int.self).category == String(reflecting: Int.self))
+            #expect(MutuallyExclusive(Int.self).mutuallyExclusiveCategories == ["Swift.Int"])
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ConditionalOperations
+import Foundation
+import Testing
+
+extension ConditionalOperationsTests {
+    /// S8: a TimeoutObserver cancels an operation that has not finished in time, which then finishes.
+    @Suite struct S8TimeoutTests {
+        @Test func S8_anOperationThatNeverFinishesIsCancelledWithTimedOut() async {
+            let operation = ProbeOperation(.never)
+            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            let observer = RecordingObserver()
+            operation.addObserver(observer)
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(operation.isCancelled)
+            #expect(operation.errors.first as? OperationError == .timedOut(0.05))
+            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+        }
+
+        @Test func S8_anOperationThatFinishesInTimeIsNotCancelled() async {
+            let operation = ProbeOperation(.finishAtOnce)
+            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            // Wait past the deadline: a timer left running would cancel nothing, but must not crash.
+            let pastDeadline = Latch()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
+            #expect(await pastDeadline.wait())
+            #expect(!operation.isCancelled)
+            #expect(operation.errors.isEmpty)
+        }
+
+        @Test func S8_theTimerStartsAtDidStartNotAtEnqueue() async {
+            let condition = ManualCondition()
+            let operation = ProbeOperation(.finishAtOnce)
+            operation.addCondition(condition)
+            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await condition.evaluated.wait())
+            let pastDeadline = Latch()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
+            #expect(await pastDeadline.wait())
+            condition.answer(.satisfied)
+            #expect(await done.wait())
+            #expect(!operation.isCancelled)
+            #expect(operation.executions.current == 1)
+        }
+    }
+}
