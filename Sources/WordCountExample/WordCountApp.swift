@@ -12,8 +12,9 @@ import Foundation
 ///     CountWordsOperation (file 2) ─┼─▶ WriteReportOperation
 ///     …                             ─┘
 ///
-/// Each count is guarded by a "file is readable" condition; a `TransitionObserver` on every operation
-/// prints its state transitions.
+/// Each count is guarded by a "file is readable" condition and a `TimeoutObserver`; the report is
+/// `MutuallyExclusive` with other writers of standard output; a `TransitionObserver` on every
+/// operation prints its state transitions.
 @main
 struct WordCountApp {
     /// How many files get their transitions printed; the others are only counted.
@@ -22,6 +23,8 @@ struct WordCountApp {
     static let filesInReport = 10
     /// How many files are read at the same time.
     static let concurrentCounts = 4
+    /// How long one file may take to count, in seconds.
+    static let countTimeout: TimeInterval = 10
 
     static func main() async {
         let log = TransitionLog()  // the program's clock starts here
@@ -44,6 +47,9 @@ struct WordCountApp {
         let counts = files.enumerated().map { index, file in
             let operation = CountWordsOperation(file: file, tally: tally)
             operation.addObserver(TransitionObserver(log: log, printsLines: index < filesShownInDetail))
+            // A file that takes too long to read (a stalled network mount) is cancelled, reported
+            // with OperationError.timedOut, and does not hold up the report.
+            operation.addObserver(TimeoutObserver(timeout: countTimeout))
             return operation
         }
         let report = WriteReportOperation(

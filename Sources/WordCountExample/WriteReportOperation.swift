@@ -17,8 +17,14 @@ final class WriteReportOperation: ConditionalOperation, @unchecked Sendable {
         self.listing = listing
         super.init()
         name = "write report"
+        // Anything else that writes a report to standard output waits its turn (conditions come
+        // before dependencies: adding a dependency may already ask `isReady`).
+        addCondition(MutuallyExclusive(category: Self.standardOutput))
         for count in counts { addDependency(count) }
     }
+
+    /// The exclusivity category of every operation that prints to standard output at length.
+    static let standardOutput = "standard output"
 
     override func execute() {
         print(ReportFormatter(folder: folder, listing: listing).report(tally.snapshot()))

@@ -285,6 +285,68 @@ extension ConditionalOperationsTests {
             #expect(machine.state == .ready)
         }
 
+        @Test func S7_categoriesAreRequestedOnceTheConditionsPassed() {
+            var machine = Machine()
+            _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            let answer = machine.endInlineEvaluation(context: .query)
+            guard case .acquire(let categories) = answer.next else {
+                Issue.record("no categories requested")
+                return
+            }
+            #expect(categories == ["a"])
+            #expect(!answer.isReady)
+            // Granted before the request returned: the query answers itself.
+            #expect(machine.categoriesGranted().followup.isEmpty)
+            let granted = machine.endInlineAcquisition(context: .query)
+            #expect(granted.isReady)
+            #expect(granted.followup.isEmpty)
+            _ = machine.start(queue: nil)
+            _ = Self.drain(&machine)
+            _ = machine.finish(errors: [])
+            guard let (effect, _) = machine.nextEffect(), case .finish(_, _, let releases) = effect else {
+                Issue.record("no finish effect")
+                return
+            }
+            #expect(releases, "finishing gives the categories back")
+        }
+
+        @Test func S7_aLaterGrantAnnouncesReadiness() {
+            var machine = Machine()
+            _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            _ = machine.endInlineEvaluation(context: .query)
+            #expect(!machine.endInlineAcquisition(context: .query).isReady)
+            #expect(machine.state == .evaluatingConditions)
+            #expect(machine.categoriesGranted().followup == .announceReady)
+            #expect(machine.state == .ready)
+        }
+
+        @Test func S7_aFailedConditionRequestsNoCategory() {
+            var machine = Machine()
+            _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
+            _ = machine.addCondition(BlockCondition { false }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            _ = machine.conditionEvaluated(at: 1, .failed(TestError()))
+            let answer = machine.endInlineEvaluation(context: .query)
+            #expect(answer.next == nil)
+            #expect(answer.isReady)
+        }
+
+        @Test func S7_cancelWhileWaitingWithdrawsTheRequestAndALateGrantIsGivenBack() {
+            var machine = Machine()
+            _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            _ = machine.endInlineEvaluation(context: .query)
+            _ = machine.endInlineAcquisition(context: .query)
+            #expect(machine.cancel(finishesWhenCancelled: true)?.contains(.releaseCategories) == true)
+            #expect(machine.categoriesGranted().followup == .releaseCategories)
+        }
+
         @Test func S13_startTwiceAndLateConditionsAreRefused() {
             var machine = Self.readyMachine()
             #expect(machine.addCondition(BlockCondition { true }, categories: []) == .misuse)
