@@ -40,6 +40,7 @@ extension ConditionalOperation {
     func perform(_ followup: Followup) {
         guard !followup.isEmpty else { return }
         if followup.contains(.releaseCategories) { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
+        if followup.contains(.handToQueue), let owner = machine.withLock({ $0.owner }) { owner.handOver(self) }
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
         if followup.contains(.launchLater) {
@@ -119,10 +120,11 @@ extension ConditionalOperation {
         if releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
         if wasExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
-        let (latecomers, waiters) = machine.withLock { $0.markFinished(notified: observers.count) }
+        let (latecomers, waiters, owner) = machine.withLock { $0.markFinished(notified: observers.count) }
         if wasExecuting { didChangeValue(forKey: "isExecuting") }
         didChangeValue(forKey: "isFinished")
         for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
+        owner?.operationFinished(self, errors: errors)
         for waiter in waiters { waiter.resume() }
     }
 

@@ -28,6 +28,19 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         super.init()
     }
 
+    deinit {
+        #if !canImport(Darwin)
+            // Take the dependencies out of Foundation and release them iteratively: a long chain
+            // released recursively overflows the stack. Wide fan-ins are left to Foundation,
+            // whose `removeDependency` costs a linear search each.
+            var dependencies = self.dependencies
+            guard !dependencies.isEmpty, dependencies.count <= 64 else { return }
+            machine.withLock { $0.beginRelease() }
+            for dependency in dependencies { removeDependency(dependency) }
+            DeferredRelease.release(&dependencies)
+        #endif
+    }
+
     // MARK: State
 
     /// Where the operation is in its life.
@@ -52,17 +65,22 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// The first query that finds every dependency finished starts evaluating the conditions
     /// (that is how a plain `OperationQueue`, which tells an operation nothing, admits it).
     public final override var isReady: Bool {
-        // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply,
-        // and ask Foundation only while the operation is not yet past its dependencies.
+        // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply.
         if let settled = machine.withLock({ $0.settledReadiness() }) { return settled }
-        var readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: nil, context: .query) }
+        return queryReadiness(context: .query)
+    }
+
+    /// Moves the operation towards `ready` as far as it can go now; returns whether it is ready.
+    func queryReadiness(context: Context) -> Bool {
+        // Foundation's answer is needed only while the operation is not yet past its dependencies.
+        var readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: nil, context: context) }
         if readiness.needsDependencies {
-            let dependenciesFinished = super.isReady
+            let dependenciesFinished = self.dependenciesFinished
             readiness = machine.withLock {
-                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: .query)
+                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: context)
             }
         }
-        return settle(readiness, context: .query)
+        return settle(readiness, context: context)
     }
 
     /// Foundation's own answer: every dependency finished (or the operation was cancelled).
@@ -131,11 +149,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         case .wait:
             break
         case .admit:
-            let dependenciesFinished = super.isReady
-            let readiness = machine.withLock {
-                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: .start)
-            }
-            _ = settle(readiness, context: .start)
+            _ = queryReadiness(context: .start)
         }
     }
 

@@ -36,6 +36,8 @@ struct OperationStateMachine {
         static let reannounceLater = Followup(rawValue: 1 << 3)
         /// Give back (or withdraw the request for) the exclusivity categories.
         static let releaseCategories = Followup(rawValue: 1 << 4)
+        /// The operation is ready: the `ConditionalOperationQueue` holding it hands it to Foundation.
+        static let handToQueue = Followup(rawValue: 1 << 5)
     }
 
     /// Who is moving the operation towards `ready`, which decides what readiness calls for.
@@ -92,8 +94,14 @@ struct OperationStateMachine {
     private(set) var isCancelled = false
     private(set) var errors: [any Error] = []
     private(set) var observers: [any OperationObserver] = []
-    /// The queue that started the operation: produced operations go there (S10).
+    /// The queue that runs the operation: produced operations go there (S10).
     private(set) var queue: OperationQueue?
+    /// The `ConditionalOperationQueue` the operation was added to, until it finished.
+    private(set) var owner: ConditionalOperationQueue?
+    /// Its owner keeps it out of Foundation's queue until it is ready (linear-time scheduling).
+    private var isHeldByOwner = false
+    /// The operation is being deallocated: readiness queries must change nothing.
+    private var isBeingReleased = false
     private(set) var isStartRequested = false
 
     private var conditions: [any OperationCondition] = []
@@ -181,7 +189,8 @@ struct OperationStateMachine {
     /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
     mutating func settledReadiness() -> Bool? {
-        switch state {
+        if isBeingReleased { return state >= .ready }
+        return switch state {
         case .evaluatingConditions: false
         case .executing, .finishing, .finished: true
         case .ready where isStartRequested: true
@@ -314,12 +323,52 @@ struct OperationStateMachine {
         return state == .ready && !isStartRequested
     }
 
+    // MARK: ConditionalOperationQueue
+
+    enum EnqueueAction {
+        /// Already in a queue or started: a misuse (S13).
+        case misuse
+        /// Held: ask these conditions for their dependencies (S3), add them, then query readiness.
+        case held(conditions: [any OperationCondition])
+        /// Readiness queries made it ready before it was added: hand it to Foundation at once.
+        case ready
+    }
+
+    /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
+    mutating func enqueue(on owner: ConditionalOperationQueue) -> EnqueueAction {
+        guard self.owner == nil, !isStartRequested, state < .executing else { return .misuse }
+        self.owner = owner
+        queue = owner
+        guard state < .ready else { return .ready }
+        isHeldByOwner = true
+        if state == .initialized { state = .pending }
+        let conditions = conditionDependencies == .unasked ? self.conditions : []
+        if conditionDependencies == .unasked { conditionDependencies = .asked }
+        return .held(conditions: conditions)
+    }
+
+    /// The owner found the operation in a dependency cycle: it finishes with `error` without
+    /// executing, as soon as it is started, whatever its dependencies.
+    mutating func abandonForCycle(_ error: any Error) -> Followup {
+        guard state < .executing, !isFinishRequested else { return [] }
+        isFinishRequested = true
+        errors.append(error)
+        var followup = abandonConditions()
+        if state < .ready { followup.formUnion(becomeReady(context: .cancel)) }
+        return followup
+    }
+
+    /// The operation is being deallocated (its dependencies are about to be removed).
+    mutating func beginRelease() {
+        isBeingReleased = true
+    }
+
     // MARK: Running
 
     mutating func start(queue: OperationQueue?) -> StartAction {
         guard !isStartRequested, state < .executing else { return .misuse }
         isStartRequested = true
-        self.queue = queue
+        if self.queue == nil { self.queue = queue }
         switch state {
         case .initialized, .pending:
             state = .pending
@@ -425,13 +474,15 @@ struct OperationStateMachine {
     /// The finishing effect was delivered to `notified` observers: `isFinished` becomes `true`.
     /// Returns the observers added since (to tell now) and the `waitUntilFinished()` waiters.
     mutating func markFinished(notified: Int) -> (
-        latecomers: [any OperationObserver], waiters: [CheckedContinuation<Void, Never>]
+        latecomers: [any OperationObserver], waiters: [CheckedContinuation<Void, Never>],
+        owner: ConditionalOperationQueue?
     ) {
-        let result = (observers(after: notified), waiters)
+        let result = (observers(after: notified), waiters, owner)
         state = .finished
         observers = []
         conditions = []
         queue = nil
+        owner = nil
         waiters = []
         return result
     }
@@ -465,6 +516,10 @@ struct OperationStateMachine {
 
     private mutating func becomeReady(context: Context) -> Followup {
         state = .ready
+        if isHeldByOwner {
+            isHeldByOwner = false
+            return .handToQueue
+        }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
         return context.answersQuery ? [] : .announceReady
     }

@@ -44,7 +44,7 @@ extension ConditionalOperationsTests {
             await operation.waitUntilFinished()
             #expect(weakObserver == nil)
             #expect(weakCondition == nil)
-            await waitForRelease { weakProduced == nil }
+            await waitUntil { weakProduced == nil }
             #expect(weakProduced == nil)
         }
 
@@ -64,19 +64,9 @@ extension ConditionalOperationsTests {
                 await operation.waitUntilFinished()
                 #expect(operation.dependencies == [dependency], "no hidden helper operations")
             }
-            await waitForRelease { weakOperation == nil && weakQueue == nil }
+            await waitUntil { weakOperation == nil && weakQueue == nil }
             #expect(weakOperation == nil)
             #expect(weakQueue == nil)
-        }
-
-        /// Foundation drops its references a moment after `isFinished`; give it a bounded while.
-        private func waitForRelease(_ released: () -> Bool) async {
-            for _ in 0..<200 where !released() {
-                await Task.yield()
-                let latch = Latch()
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { latch.countDown() }
-                _ = await latch.wait()
-            }
         }
     }
 }

@@ -17,6 +17,8 @@ final class ProbeOperation: ConditionalOperation, @unchecked Sendable {  // stor
 
     let behaviour: Behaviour
     let executions = Counter()
+    /// Released when `execute()` begins.
+    let executing = Latch()
     private let cancellingIsFinishing: Bool
     let hooks = Recorder()
 
@@ -30,6 +32,7 @@ final class ProbeOperation: ConditionalOperation, @unchecked Sendable {  // stor
 
     override func execute() {
         executions.increment()
+        executing.countDown()
         switch behaviour {
         case .finishAtOnce: finish()
         case .finishLater: DispatchQueue.global().async { self.finish() }

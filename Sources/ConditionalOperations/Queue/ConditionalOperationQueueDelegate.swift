@@ -1,0 +1,21 @@
+import Foundation
+
+/// Hears about the operations of a ``ConditionalOperationQueue``. Both methods have empty defaults.
+///
+/// The queue holds its delegate weakly. Methods are called outside every lock of the library, on
+/// the thread adding or finishing the operation.
+public protocol ConditionalOperationQueueDelegate: AnyObject, Sendable {
+    /// `operation` is about to be added to `queue`.
+    func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation)
+    /// `operation` finished (`isFinished` is `true`), with `errors` (always empty for an operation
+    /// that is not a ``ConditionalOperation``).
+    func operationQueue(
+        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation, errors: [any Error])
+}
+
+extension ConditionalOperationQueueDelegate {
+    public func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {}
+    public func operationQueue(
+        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation, errors: [any Error]
+    ) {}
+}

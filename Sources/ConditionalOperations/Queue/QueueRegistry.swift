@@ -1,0 +1,88 @@
+import Foundation
+
+/// What a ``ConditionalOperationQueue`` knows of the operations added to it and not yet finished:
+/// enough to count them, cancel or wait for them, place barriers, and find dependency cycles.
+struct QueueRegistry {
+    private struct Entry {
+        let operation: Foundation.Operation
+        /// Its dependencies among the unfinished operations of this queue.
+        var dependencies: [ObjectIdentifier]
+        /// The unfinished operations of this queue that depend on it.
+        var dependents: Set<ObjectIdentifier> = []
+        /// Its dependencies not (yet) added to this queue, when it was added.
+        let elsewhere: [ObjectIdentifier]
+    }
+
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// For an operation not (yet) added here: the operations of this queue that depend on it.
+    private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+    /// Barrier operations not yet finished: every operation added after one depends on it.
+    private(set) var barriers: [Foundation.Operation] = []
+
+    var count: Int { entries.count }
+
+    var operations: [Foundation.Operation] { entries.values.map(\.operation) }
+
+    /// An unfinished operation for which `isIncluded` holds.
+    func anyOperation(where isIncluded: (Foundation.Operation) -> Bool) -> Foundation.Operation? {
+        entries.values.first { isIncluded($0.operation) }?.operation
+    }
+
+    /// Registers `operation` with its unfinished `dependencies`; returns the operations of a
+    /// dependency cycle it closes (empty if none).
+    ///
+    /// A cycle through `operation` needs an operation of this queue that already depends on it, so
+    /// adding operations in dependency order (a chain, a fan-in) costs no search at all.
+    mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> [Foundation.Operation] {
+        let id = ObjectIdentifier(operation)
+        var known: [ObjectIdentifier] = []
+        var elsewhere: [ObjectIdentifier] = []
+        for dependency in dependencies.lazy.map(ObjectIdentifier.init) where dependency != id {
+            if entries[dependency] != nil {
+                known.append(dependency)
+                entries[dependency]?.dependents.insert(id)
+            } else {
+                elsewhere.append(dependency)
+                awaitedBy[dependency, default: []].insert(id)
+            }
+        }
+        let earlierDependents = awaitedBy.removeValue(forKey: id) ?? []
+        for dependent in earlierDependents { entries[dependent]?.dependencies.append(id) }
+        entries[id] = Entry(
+            operation: operation, dependencies: known, dependents: earlierDependents, elsewhere: elsewhere)
+        if dependencies.contains(where: { $0 === operation }) { return [operation] }
+        guard !earlierDependents.isEmpty, !known.isEmpty else { return [] }
+        let cycle = reachable(from: id, along: \.dependencies).intersection(reachable(from: id, along: \.dependents))
+        return cycle.compactMap { entries[$0]?.operation }
+    }
+
+    mutating func addBarrier(_ barrier: Foundation.Operation) {
+        barriers.append(barrier)
+    }
+
+    /// Forgets a finished operation.
+    mutating func remove(_ operation: Foundation.Operation) {
+        let id = ObjectIdentifier(operation)
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
+        for dependency in entry.elsewhere {
+            awaitedBy[dependency]?.remove(id)
+            if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
+        }
+        if !barriers.isEmpty { barriers.removeAll { $0 === operation } }
+    }
+
+    /// Every operation reachable from `start` (itself included if on a cycle) following `edges`.
+    private func reachable<Edges: Sequence<ObjectIdentifier>>(
+        from start: ObjectIdentifier, along edges: KeyPath<Entry, Edges>
+    ) -> Set<ObjectIdentifier> {
+        var seen: Set<ObjectIdentifier> = []
+        var stack: [ObjectIdentifier] = []
+        if let entry = entries[start] { stack.append(contentsOf: entry[keyPath: edges]) }
+        while let next = stack.popLast() {
+            guard seen.insert(next).inserted, let entry = entries[next] else { continue }
+            stack.append(contentsOf: entry[keyPath: edges])
+        }
+        return seen
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+/// ConditionalOperationQueue: the delegate, S3, S9 cycles, S10, linear scheduling and
+/// Foundation's queue semantics kept.
+extension ConditionalOperationsTests {
+    @Suite struct ConditionalOperationQueueTests {
+        final class RecordingDelegate: ConditionalOperationQueueDelegate {
+            let added = Recorder()
+            let finished = Recorder()
+            let errorCounts = Locked<[String: Int]>([:])
+
+            func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {
+                added.record(operation.name ?? "?")
+            }
+
+            func operationQueue(
+                _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+                errors: [any Error]
+            ) {
+                finished.record(operation.name ?? "?")
+                errorCounts.withLock { $0[operation.name ?? "?"] = errors.count }
+            }
+        }
+
+        static func named<T: Foundation.Operation>(_ operation: T, _ name: String) -> T {
+            operation.name = name
+            return operation
+        }
+
+        @Test func theDelegateHearsOfEveryOperationAddedAndFinished() async {
+            let queue = ConditionalOperationQueue()
+            let delegate = RecordingDelegate()
+            queue.delegate = delegate
+            let failing = Self.named(ProbeOperation(.finishWith([TestError(1)])), "failing")
+            let plain = Self.named(BlockOperation {}, "plain")
+            let done = completionLatch([failing, plain])
+            queue.add([failing, plain])
+            #expect(await done.wait())
+            #expect(Set(delegate.added.all) == ["failing", "plain"])
+            await waitUntil { delegate.finished.all.count == 2 }
+            #expect(Set(delegate.finished.all) == ["failing", "plain"])
+            #expect(delegate.errorCounts.withLock { $0 } == ["failing": 1, "plain": 0])
+            #expect(queue.unfinishedOperationCount == 0)
+        }
+
+        @Test func S3_conditionDependenciesAreAskedOnceAndAddedToTheSameQueue() async {
+            let queue = ConditionalOperationQueue()
+            let delegate = RecordingDelegate()
+            queue.delegate = delegate
+            let condition = S3ConditionDependencyTests.NeedsSetup()
+            condition.setup.name = "setup"
+            let operation = Self.named(ProbeOperation(), "guarded")
+            operation.addCondition(condition)
+            let done = completionLatch([operation])
+            queue.addOperation(operation)
+            #expect(await done.wait())
+            #expect(condition.asked.current == 1)
+            #expect(delegate.added.all == ["guarded", "setup"])
+            #expect(operation.executions.current == 1)
+        }
+
+        @Test func S10_producedOperationsGoToTheProducersQueue() async {
+            let queue = ConditionalOperationQueue()
+            let delegate = RecordingDelegate()
+            queue.delegate = delegate
+            let produced = Self.named(BlockOperation {}, "produced")
+            let producedDone = completionLatch([produced])
+            let producer = Self.named(ProbeOperation(.never), "producer")
+            queue.addOperation(producer)
+            #expect(await producer.executing.wait())
+            producer.produceOperation(produced)
+            #expect(await producedDone.wait())
+            producer.finish()
+            #expect(delegate.added.all == ["producer", "produced"])
+        }
+
+        @Test func S9_aDependencyCycleFinishesEveryOperationOfItWithDependencyCycle() async {
+            let queue = ConditionalOperationQueue()
+            let a = ProbeOperation()
+            let b = ProbeOperation()
+            let c = ProbeOperation()
+            let tail = ProbeOperation()  // depends on the cycle, is not part of it
+            a.addDependency(c)
+            b.addDependency(a)
+            c.addDependency(b)
+            tail.addDependency(c)
+            let done = completionLatch([a, b, c])
+            let tailDone = completionLatch([tail])
+            queue.add([a, b, tail, c])
+            #expect(await done.wait())
+            for operation in [a, b, c] {
+                #expect(operation.executions.current == 0)
+                #expect(operation.errors.first as? OperationError == .dependencyCycle)
+                #expect(!operation.isCancelled)
+            }
+            #expect(await tailDone.wait())
+            #expect(tail.errors.isEmpty, "outside the cycle: it runs once the cycle finished")
+        }
+
+        @Test func aChainOfTenThousandRunsInOrder() async {
+            let queue = ConditionalOperationQueue()
+            let order = Recorder()
+            let operations = (0..<10_000).map { index in
+                let operation = ProbeOperation()
+                operation.addObserver(BlockObserver(didStart: { _ in order.record("\(index)") }))
+                return operation
+            }
+            for (earlier, later) in zip(operations, operations.dropFirst()) { later.addDependency(earlier) }
+            let done = completionLatch(operations)
+            queue.add(operations)
+            #expect(await done.wait(seconds: 60), "\(done.remaining) never finished")
+            #expect(order.all == (0..<10_000).map { "\($0)" })
+            #expect(queue.operationCount <= 1, "waiting operations stay out of Foundation's queue")
+        }
+
+        @Test func aChainOfAHundredThousandIsBuiltRunAndReleasedWithoutOverflowingTheStack() async {
+            weak var first: ProbeOperation?
+            do {
+                let queue = ConditionalOperationQueue()
+                var operations = (0..<100_000).map { _ in ProbeOperation() }
+                first = operations.first
+                for index in operations.indices.dropFirst() { operations[index].addDependency(operations[index - 1]) }
+                let last = operations[operations.count - 1]
+                let done = completionLatch([last])
+                queue.add(operations)
+                operations = []
+                #expect(await done.wait(seconds: 120))
+            }
+            await waitUntil { first == nil }
+            #expect(first == nil)
+        }
+
+        @Test func suspendingHoldsEveryOperationAndCancelAllReachesHeldOnes() async {
+            let queue = ConditionalOperationQueue()
+            queue.isSuspended = true
+            let gate = ProbeOperation(.never)
+            let held = ProbeOperation()
+            held.addDependency(gate)
+            let ready = ProbeOperation()
+            let done = completionLatch([held, ready])
+            queue.add([gate, held, ready])
+            #expect(queue.unfinishedOperationCount == 3)
+            #expect(ready.executions.current == 0)
+            queue.cancelAllOperations()
+            #expect(held.isCancelled && ready.isCancelled && gate.isCancelled)
+            queue.isSuspended = false
+            #expect(await done.wait())
+            #expect(held.executions.current == 0 && ready.executions.current == 0)
+        }
+
+        @Test func aSerialQueueRunsOneAtATimeMixingPlainAndConditionalOperations() async {
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let occupancy = S7MutualExclusivityTests.Occupancy()
+            var operations: [Foundation.Operation] = []
+            for index in 0..<200 {
+                if index.isMultiple(of: 2) {
+                    operations.append(
+                        S7MutualExclusivityTests.ExclusiveOperation([], occupancies: [occupancy]))
+                } else {
+                    operations.append(
+                        BlockOperation {
+                            occupancy.enter()
+                            occupancy.leave()
+                        })
+                }
+            }
+            let done = completionLatch(operations)
+            queue.add(operations)
+            #expect(await done.wait())
+            #expect(occupancy.peak == 1)
+        }
+
+        @Test func addOperationsWaitUntilFinishedReallyWaits() async {
+            let queue = ConditionalOperationQueue()
+            let gate = ProbeOperation(.finishLater)
+            let waiting = ProbeOperation()
+            waiting.addCondition(AsyncCondition())
+            waiting.addDependency(gate)
+            let returned = Latch()
+            let sawFinished = Locked(false)
+            DispatchQueue.global().async {
+                queue.addOperations([gate, waiting], waitUntilFinished: true)
+                sawFinished.withLock { $0 = waiting.isFinished && gate.isFinished }
+                returned.countDown()
+            }
+            #expect(await returned.wait())
+            #expect(sawFinished.withLock { $0 })
+        }
+
+        @Test func waitUntilAllOperationsAreFinishedWaitsForHeldOperations() async {
+            let queue = ConditionalOperationQueue()
+            let condition = ManualCondition()
+            let held = ProbeOperation()
+            held.addCondition(condition)
+            queue.addOperation(held)
+            #expect(await condition.evaluated.wait())
+            let returned = Latch()
+            DispatchQueue.global().async {
+                queue.waitUntilAllOperationsAreFinished()
+                returned.countDown()
+            }
+            #expect(held.state == .evaluatingConditions)
+            condition.answer(.satisfied)
+            #expect(await returned.wait())
+            #expect(held.isFinished)
+        }
+
+        @Test func aBarrierWaitsForHeldOperationsAndHoldsBackLaterOnes() async {
+            let queue = ConditionalOperationQueue()
+            let condition = ManualCondition()
+            let earlier = ProbeOperation()
+            earlier.addCondition(condition)
+            queue.addOperation(earlier)
+            #expect(await condition.evaluated.wait())
+            let barrierRan = Latch()
+            let earlierFinishedFirst = Locked(false)
+            queue.addBarrierBlock {
+                earlierFinishedFirst.withLock { $0 = earlier.isFinished }
+                barrierRan.countDown()
+            }
+            let later = ProbeOperation()
+            let laterDone = completionLatch([later])
+            queue.addOperation(later)
+            #expect(later.executions.current == 0)
+            condition.answer(.satisfied)
+            #expect(await barrierRan.wait())
+            #expect(await laterDone.wait())
+            #expect(earlierFinishedFirst.withLock { $0 })
+        }
+
+        @Test func dependenciesOnOtherQueuesAndAsynchronousPlainOperationsWork() async {
+            final class AsyncPlainOperation: Foundation.Operation, @unchecked Sendable {  // state behind `state`'s lock
+                private let state = Locked((executing: false, finished: false))
+                override var isAsynchronous: Bool { true }
+                override var isExecuting: Bool { state.withLock { $0.executing } }
+                override var isFinished: Bool { state.withLock { $0.finished } }
+                override func start() {
+                    state.withLock { $0.executing = true }
+                    didChangeValue(forKey: "isExecuting")
+                    DispatchQueue.global().async {
+                        self.state.withLock { $0 = (false, true) }
+                        self.didChangeValue(forKey: "isExecuting")
+                        self.didChangeValue(forKey: "isFinished")
+                    }
+                }
+            }
+            let other = OperationQueue()
+            let queue = ConditionalOperationQueue()
+            let delegate = RecordingDelegate()
+            queue.delegate = delegate
+            let upstream = ProbeOperation(.finishLater)
+            let plain = Self.named(AsyncPlainOperation(), "async plain")
+            plain.addDependency(upstream)
+            let operation = Self.named(ProbeOperation(), "dependent")
+            operation.addDependency(plain)
+            let done = completionLatch([operation])
+            queue.add([plain, operation])
+            other.addOperation(upstream)
+            #expect(await done.wait())
+            #expect(plain.isFinished)
+            await waitUntil { delegate.finished.all.count == 2 }
+            #expect(Set(delegate.finished.all) == ["async plain", "dependent"])
+        }
+
+        @Test func exclusiveOperationsOverTwoConditionalQueuesNeverOverlap() async {
+            let category = "CQ.many"
+            let occupancy = S7MutualExclusivityTests.Occupancy()
+            let queues = (0..<2).map { _ in
+                let queue = ConditionalOperationQueue()
+                queue.maxConcurrentOperationCount = 4
+                return queue
+            }
+            let operations = (0..<10_000).map { _ in
+                S7MutualExclusivityTests.ExclusiveOperation([category], occupancies: [occupancy])
+            }
+            let done = completionLatch(operations)
+            for (index, operation) in operations.enumerated() { queues[index % 2].addOperation(operation) }
+            #expect(await done.wait(seconds: 60), "\(done.remaining) operations never finished")
+            #expect(occupancy.peak == 1)
+        }
+
+        @Test func S13_addingToTwoQueuesTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let operation = ConditionalOperation()
+                operation.name = "Twice"
+                let gate = BlockOperation {}
+                operation.addDependency(gate)
+                ConditionalOperationQueue().addOperation(operation)
+                ConditionalOperationQueue().addOperation(operation)
+            }
+            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("ConditionalOperation 'Twice'"))
+            #expect(message.contains("S13"))
+        }
+    }
+}
