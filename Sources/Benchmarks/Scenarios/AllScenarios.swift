@@ -1,0 +1,17 @@
+extension Scenario {
+    /// Every scenario, in the order they run. A new scenario is one file under `Scenarios/`
+    /// plus one line here.
+    static let all: [Scenario] = [
+        .noopPlain,
+        .conditionObserver,
+        .chainPlain,
+        .fanIn,
+        .fanOut,
+        .memory,
+        .scaling,
+    ]
+
+    static func named(_ name: String) -> Scenario? {
+        all.first { $0.name == name }
+    }
+}
