@@ -1,7 +1,7 @@
 import ConditionalOperations
 import Foundation
 
-/// One side of a comparison, run once through a fresh plain `OperationQueue`.
+/// One side of a comparison, run once through a fresh queue of the contender's kind.
 ///
 /// The timed region is "create + wire + add + run to completion", the same for both sides:
 /// from before the first operation is created until every operation is finished.
@@ -15,7 +15,7 @@ struct Trial: Sendable {
     var problem: String?
 
     static func run(_ contender: Contender, _ shape: Shape, n: Int) -> Trial {
-        let queue = OperationQueue()
+        let queue = contender.queue.make()
         queue.name = "benchmark"
         Tally.reset()
         let heapBefore = Heap.bytesInUse()

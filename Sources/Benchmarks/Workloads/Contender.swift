@@ -7,6 +7,8 @@ struct Contender: Sendable {
     let make: @Sendable () -> Foundation.Operation
     /// Whether each operation carries one ``Tally``-counting `didFinish` observer.
     var countsFinishes = false
+    /// The queue the operations run on.
+    var queue: QueueKind = .plain
 
     /// Foundation's reference: an empty `BlockOperation`.
     static let blockOperation = Contender { BlockOperation {} }
@@ -23,6 +25,42 @@ struct Contender: Sendable {
             return operation
         },
         countsFinishes: true)
+}
+
+extension Contender {
+    /// The library with nothing attached, on a `ConditionalOperationQueue`.
+    static let noopOnConditionalQueue = Contender(make: { NoopOperation() }, queue: .conditional)
+
+    /// Foundation's nearest to one exclusivity category: a serial queue.
+    static let blockOperationOnSerialQueue = Contender(make: { BlockOperation {} }, queue: .serial)
+
+    /// The library, all operations in one exclusivity category, on a `ConditionalOperationQueue`.
+    static let exclusiveOnConditionalQueue = Contender(
+        make: {
+            let operation = NoopOperation()
+            operation.addCondition(MutuallyExclusive(category: "benchmark"))
+            return operation
+        },
+        queue: .conditional)
+}
+
+/// Which queue a contender's operations run on.
+enum QueueKind: Sendable {
+    case plain
+    /// A plain queue with `maxConcurrentOperationCount = 1`.
+    case serial
+    case conditional
+
+    func make() -> OperationQueue {
+        switch self {
+        case .plain: return OperationQueue()
+        case .serial:
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            return queue
+        case .conditional: return ConditionalOperationQueue()
+        }
+    }
 }
 
 /// Foundation's side and ours, in the same shape.

@@ -1,10 +1,11 @@
 import Foundation
 
-/// A value behind a `pthread_mutex_t`, stored with the value in one allocation.
+/// A value behind a `pthread_mutex_t`, stored with the value in one allocation; copyable, unlike
+/// `Mutex`, for state that is not on a hot path.
 ///
-/// `Synchronization.Mutex` would do, but on Linux ThreadSanitizer cannot see its futex-based
-/// locking and reports every access it protects as a race, which would blind the sanitizer run
-/// that CI relies on. ThreadSanitizer intercepts `pthread_mutex_lock`, so this lock is visible.
+/// On Linux ThreadSanitizer cannot see `Synchronization.Mutex` (its futex-based locking happens
+/// in uninstrumented code) and reports every access it protects as a race. It intercepts
+/// `pthread_mutex_lock`, so this lock is visible; see ``StateLock`` for the hot ones.
 struct Locked<Value>: @unchecked Sendable {  // the value is only reached under the mutex
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         deinit {

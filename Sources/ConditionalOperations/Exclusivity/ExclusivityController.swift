@@ -45,7 +45,7 @@ final class ExclusivityController: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = StateLock(State())
 
     /// Requests `categories` for `requester`; `grant` runs once they are all held, possibly
     /// before this returns, and always outside the lock.

@@ -85,7 +85,8 @@ extension ConditionalOperation {
 
     /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
     private func deliverEffects() {
-        while let (effect, observers) = machine.withLock({ $0.nextEffect() }) {
+        let thread = ThreadIdentity.current
+        while let (effect, observers) = machine.withLock({ $0.nextEffect(thread: thread) }) {
             switch effect {
             case .didStart:
                 willChangeValue(forKey: "isExecuting")

@@ -22,7 +22,7 @@ import Foundation
 /// it ready, and it finishes without executing when started; while it executes, it finishes at once
 /// unless ``finishesWhenCancelled`` is `false`.
 open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  // mutable state: behind `machine`'s lock
-    let machine = Locked(OperationStateMachine())
+    let machine = StateLock(OperationStateMachine())
 
     public override init() {
         super.init()
@@ -140,8 +140,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// dependencies finished and its conditions were evaluated. Calling it twice is a
     /// programming error (S13).
     public final override func start() {
-        let queue = OperationQueue.current
-        switch machine.withLock({ $0.start(queue: queue) }) {
+        switch machine.withLock({ $0.start() }) {
         case .misuse:
             preconditionFailure("\(diagnosticName): start() called twice (S13: an operation starts once)")
         case .launched(let followup):
@@ -200,12 +199,18 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         cancel(with: error)
     }
 
-    /// Runs `operation` on the queue that started this one (or, without one, on a queue of the
-    /// library's), and tells observers through `operation(_:didProduce:)` (S10).
+    /// Runs `operation` on this operation's queue, and tells observers through
+    /// `operation(_:didProduce:)` (S10).
+    ///
+    /// The queue is the ``ConditionalOperationQueue`` it was added to; on a plain `OperationQueue`,
+    /// the queue running it when called from `execute()` itself. Otherwise (produced before it
+    /// started, or later from another thread of a plain queue) a queue of the library's runs it.
     public func produceOperation(_ operation: Foundation.Operation) {
-        let produced = machine.withLock { $0.produce(operation) }
-        (produced?.queue ?? LibraryQueue.shared).addOperation(operation)
-        if let followup = produced?.followup { perform(followup) }
+        // Asking `OperationQueue.current` costs two system calls on Linux: only when it can help.
+        let thread = ThreadIdentity.current
+        let (queue, askCurrent) = machine.withLock { $0.producerQueue(thread: thread) }
+        (queue ?? (askCurrent ? OperationQueue.current : nil) ?? LibraryQueue.shared).addOperation(operation)
+        perform(machine.withLock { $0.produce(operation) })
     }
 
     /// The type and name of the operation, for messages.

@@ -121,7 +121,12 @@ struct OperationStateMachine {
     private var didExecute = false
     private var isExecuteCalled = false
 
-    private var effects: [Effect] = []
+    private var effects = EffectQueue()
+    /// `execute()` is due once the effects queued before it were delivered.
+    private var isExecuteDue = false
+    private var executesOnAnotherThread = false
+    /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
+    private var executingThread: ThreadIdentity?
     private var isDelivering = false
 
     // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
@@ -365,10 +370,9 @@ struct OperationStateMachine {
 
     // MARK: Running
 
-    mutating func start(queue: OperationQueue?) -> StartAction {
+    mutating func start() -> StartAction {
         guard !isStartRequested, state < .executing else { return .misuse }
         isStartRequested = true
-        if self.queue == nil { self.queue = queue }
         switch state {
         case .initialized, .pending:
             state = .pending
@@ -420,36 +424,34 @@ struct OperationStateMachine {
         case .finishing, .finished:
             return .ignored
         case .executing:
-            errors.append(contentsOf: newErrors)
+            if !newErrors.isEmpty { errors.append(contentsOf: newErrors) }
             state = .finishing
             return .finishing(enqueueFinish(wasExecuting: true))
         default:
             guard !isFinishRequested else { return .ignored }
             isFinishRequested = true
-            errors.append(contentsOf: newErrors)
+            if !newErrors.isEmpty { errors.append(contentsOf: newErrors) }
             guard state == .evaluatingConditions else { return .deferred([]) }
             return .deferred(abandonConditions().union(becomeReady(context: .cancel)))
         }
     }
 
-    /// Queues `operation`'s `didProduce`; returns the queue to add it to, and `nil` once finishing
-    /// began (too late to tell observers: the operation is only run).
-    mutating func produce(_ operation: Foundation.Operation) -> (queue: OperationQueue?, followup: Followup)? {
-        guard state < .finishing else { return nil }
-        return (queue, enqueue(.didProduce(operation)))
+    /// Queues `operation`'s `didProduce`, unless finishing began (too late to tell observers:
+    /// the operation is only run).
+    mutating func produce(_ operation: Foundation.Operation) -> Followup {
+        guard state < .finishing else { return [] }
+        return enqueue(.didProduce(operation))
     }
 
     // MARK: Delivery
 
     /// The next effect to deliver with the observers to tell, or `nil` when the deliverer is done.
-    mutating func nextEffect() -> (effect: Effect, observers: [any OperationObserver])? {
-        while !effects.isEmpty {
-            let effect = effects.removeFirst()
-            guard case .execute = effect else { return (effect, observers) }
-            if !effects.isEmpty {
-                effects.append(effect)  // callbacks queued meanwhile come first
-                continue
-            }
+    /// `thread` is the deliverer's, which runs `execute()` if that is next.
+    mutating func nextEffect(thread: ThreadIdentity? = nil) -> (effect: Effect, observers: [any OperationObserver])? {
+        while true {
+            if let effect = effects.popFirst() { return (effect, observers) }
+            guard isExecuteDue else { break }
+            isExecuteDue = false
             guard state == .executing, !isExecuteCalled else { break }  // a didStart observer finished it (S1)
             if isCancelled {
                 // Cancelled by a didStart observer while `finishesWhenCancelled` is false: execute()
@@ -460,10 +462,17 @@ struct OperationStateMachine {
             }
             isExecuteCalled = true
             isDelivering = false
-            return (effect, [])
+            if !executesOnAnotherThread { executingThread = thread }
+            return (.execute(onAnotherThread: executesOnAnotherThread), [])
         }
         isDelivering = false
         return nil
+    }
+
+    /// The queue to add an operation produced now: the owner's, else the one that started it when
+    /// called from the thread running `execute()` (where `OperationQueue.current` is that queue).
+    func producerQueue(thread: ThreadIdentity) -> (queue: OperationQueue?, askCurrent: Bool) {
+        (queue, queue == nil && executingThread == thread)
     }
 
     /// Observers added after `count` of them had been told, while finishing.
@@ -483,6 +492,7 @@ struct OperationStateMachine {
         conditions = []
         queue = nil
         owner = nil
+        executingThread = nil
         waiters = []
         return result
     }
@@ -537,8 +547,8 @@ struct OperationStateMachine {
         state = .executing
         didExecute = true
         let othersDeliver = isDelivering
-        var followup = enqueue(.didStart)
-        followup.formUnion(enqueue(.execute(onAnotherThread: othersDeliver)))
-        return followup
+        isExecuteDue = true
+        executesOnAnotherThread = othersDeliver
+        return enqueue(.didStart)
     }
 }

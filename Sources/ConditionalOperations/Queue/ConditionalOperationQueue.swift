@@ -20,7 +20,7 @@ import Foundation
 /// Foundation holds, that is, plain operations and ``ConditionalOperation``s that are ready or
 /// running. ``unfinishedOperationCount`` counts everything added and not finished.
 open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // mutable state: behind `registry`'s and `delegateReference`'s locks
-    private let registry = Locked(QueueRegistry())
+    private let registry = StateLock(QueueRegistry())
     private let delegateReference = Locked(WeakDelegate())
 
     private struct WeakDelegate {

@@ -59,7 +59,7 @@ extension ConditionalOperationsTests {
 
         @Test func fullLifeOfAnExecutedOperation() {
             var machine = Self.readyMachine()
-            guard case .launched(let followup) = machine.start(queue: nil) else {
+            guard case .launched(let followup) = machine.start() else {
                 Issue.record("start did not launch")
                 return
             }
@@ -135,7 +135,7 @@ extension ConditionalOperationsTests {
             _ = machine.conditionEvaluated(at: 1, .failed(TestError(2)))
             #expect(machine.endInlineEvaluation(context: .query).isReady)
             #expect(!machine.isCancelled)
-            guard case .launched = machine.start(queue: nil) else {
+            guard case .launched = machine.start() else {
                 Issue.record("start did not launch")
                 return
             }
@@ -151,7 +151,7 @@ extension ConditionalOperationsTests {
             #expect(Self.drain(&initialized) == ["didCancel"])
             // pending (started by hand, dependencies unfinished): it may finish at once, start() came
             var pending = Machine()
-            guard case .admit = pending.start(queue: nil) else {
+            guard case .admit = pending.start() else {
                 Issue.record("start did not admit")
                 return
             }
@@ -172,7 +172,7 @@ extension ConditionalOperationsTests {
             var ready = Self.readyMachine()
             #expect(ready.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
             _ = Self.drain(&ready)
-            guard case .launched = ready.start(queue: nil) else {
+            guard case .launched = ready.start() else {
                 Issue.record("start did not launch")
                 return
             }
@@ -190,7 +190,7 @@ extension ConditionalOperationsTests {
 
         @Test func S5_cancelWhileExecutingFinishesAtOnce() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = Self.drain(&machine)
             #expect(machine.cancel(finishesWhenCancelled: true) == .deliver)
             #expect(machine.state == .finishing)
@@ -203,7 +203,7 @@ extension ConditionalOperationsTests {
 
         @Test func S5_cancelWhileExecutingWaitsForTheOperationWhenAsked() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(machine.state == .executing)
@@ -216,7 +216,7 @@ extension ConditionalOperationsTests {
 
         @Test func cancelOnceFinishingBeganChangesNothing() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
             #expect(machine.cancel(finishesWhenCancelled: true) == nil)
@@ -229,7 +229,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsPreventsExecute() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             guard let (first, _) = machine.nextEffect(), case .didStart = first else {
                 Issue.record("didStart was not first")
                 return
@@ -241,7 +241,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsAnOperationFinishingItselfStillFinishes() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = machine.nextEffect()
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
@@ -249,9 +249,9 @@ extension ConditionalOperationsTests {
 
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
             var machine = Self.readyMachine()
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = machine.nextEffect()
-            #expect(machine.produce(Foundation.Operation())?.followup == [])
+            #expect(machine.produce(Foundation.Operation()) == [])
             #expect(Self.drain(&machine) == ["didProduce", "execute"])
         }
 
@@ -268,7 +268,7 @@ extension ConditionalOperationsTests {
             }
             _ = machine.addCondition(BlockCondition { false }, categories: [])
             #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             #expect(Self.drain(&machine) == ["finish(1,skipped)"])
         }
 
@@ -302,7 +302,7 @@ extension ConditionalOperationsTests {
             let granted = machine.endInlineAcquisition(context: .query)
             #expect(granted.isReady)
             #expect(granted.followup.isEmpty)
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
             guard let (effect, _) = machine.nextEffect(), case .finish(_, _, let releases) = effect else {
@@ -350,8 +350,8 @@ extension ConditionalOperationsTests {
         @Test func S13_startTwiceAndLateConditionsAreRefused() {
             var machine = Self.readyMachine()
             #expect(machine.addCondition(BlockCondition { true }, categories: []) == .misuse)
-            _ = machine.start(queue: nil)
-            guard case .misuse = machine.start(queue: nil) else {
+            _ = machine.start()
+            guard case .misuse = machine.start() else {
                 Issue.record("a second start was accepted")
                 return
             }
@@ -363,7 +363,7 @@ extension ConditionalOperationsTests {
         @Test func manualStartBeforeReadyLaunchesWhenReady() {
             var machine = Machine()
             _ = machine.addCondition(BlockCondition { true }, categories: [])
-            guard case .admit = machine.start(queue: nil) else {
+            guard case .admit = machine.start() else {
                 Issue.record("start did not admit")
                 return
             }
@@ -397,14 +397,14 @@ extension ConditionalOperationsTests {
             #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
             #expect(machine.reannouncementDue() == true)
             // Once started, nothing more.
-            _ = machine.start(queue: nil)
+            _ = machine.start()
             #expect(machine.reannouncementDue() == false)
         }
 
         @Test func S12_finishingReleasesObserversAndWaiters() {
             var machine = Self.readyMachine()
             #expect(machine.addObserver(BlockObserver()) == nil)
-            _ = machine.start(queue: OperationQueue())
+            _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
             _ = Self.drain(&machine)

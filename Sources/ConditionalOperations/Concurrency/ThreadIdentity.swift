@@ -1,0 +1,14 @@
+import Foundation
+
+/// Which thread this is, cheaply (no system call): `pthread_self()` as a number.
+struct ThreadIdentity: Equatable, Sendable {
+    private let value: UInt
+
+    static var current: ThreadIdentity {
+        #if canImport(Darwin)
+            ThreadIdentity(value: UInt(bitPattern: pthread_self()))
+        #else
+            ThreadIdentity(value: UInt(pthread_self()))
+        #endif
+    }
+}
