@@ -198,7 +198,7 @@ struct OperationStateMachine {
         return switch state {
         case .evaluatingConditions: false
         case .executing, .finishing, .finished: true
-        case .ready where isStartRequested: true
+        case .ready where isStartRequested || !hasAnnouncedReadiness: true
         default: nil
         }
     }
@@ -352,15 +352,19 @@ struct OperationStateMachine {
         return .held(conditions: conditions)
     }
 
-    /// The owner found the operation in a dependency cycle: it finishes with `error` without
-    /// executing, as soon as it is started, whatever its dependencies.
-    mutating func abandonForCycle(_ error: any Error) -> Followup {
-        guard state < .executing, !isFinishRequested else { return [] }
+    /// The owner found the operation in a dependency cycle: it will finish with `error`, without
+    /// executing. Every operation of the cycle is marked before any is released
+    /// (``releaseFromCycle()``): one finishing first must not let another execute.
+    mutating func markInCycle(_ error: any Error) {
+        guard state < .executing, !isFinishRequested else { return }
         isFinishRequested = true
         errors.append(error)
-        var followup = abandonConditions()
-        if state < .ready { followup.formUnion(becomeReady(context: .cancel)) }
-        return followup
+    }
+
+    /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
+    mutating func releaseFromCycle() -> Followup {
+        guard state < .ready, isFinishRequested else { return [] }
+        return abandonConditions().union(becomeReady(context: .cancel))
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).

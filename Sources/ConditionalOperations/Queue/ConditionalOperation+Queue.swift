@@ -4,25 +4,39 @@ import Foundation
 extension ConditionalOperation {
     /// Added to `queue`: ask for condition dependencies (S3) and add them to the same queue, then
     /// move towards `ready`; the queue gets the operation back through `handOver` once it is.
-    func enqueue(on queue: ConditionalOperationQueue) {
+    /// Returns whether it was handed over already.
+    /// `dependenciesFinished`: the queue already knows every dependency finished.
+    @discardableResult
+    func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool = false) -> Bool {
         switch machine.withLock({ $0.enqueue(on: queue) }) {
         case .misuse:
             preconditionFailure(
                 "\(diagnosticName): added to a queue while already in one or started "
                     + "(S13: an operation is added to one queue, once)")
         case .held(let conditions):
-            for dependency in conditions.compactMap({ $0.dependency(for: self) }) {
+            let added = conditions.compactMap { $0.dependency(for: self) }
+            for dependency in added {
                 addDependency(dependency)
                 queue.addOperation(dependency)
             }
-            _ = queryReadiness(context: .callback)  // once ready, the followup hands it over
+            // Once ready, the followup hands it over.
+            guard added.isEmpty, dependenciesFinished else { return queryReadiness(context: .callback) }
+            let readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: true, context: .callback) }
+            return settle(readiness, context: .callback)
         case .ready:
             queue.handOver(self)
+            return true
         }
     }
 
-    /// Part of a dependency cycle: finishes with ``OperationError/dependencyCycle`` once started.
-    func abandonForCycle() {
-        perform(machine.withLock { $0.abandonForCycle(OperationError.dependencyCycle) })
+    /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without
+    /// executing. Mark every operation of the cycle before releasing any (``releaseFromCycle()``).
+    func markInCycle() {
+        machine.withLock { $0.markInCycle(OperationError.dependencyCycle) }
+    }
+
+    /// Ready whatever its dependencies, so that it finishes once started.
+    func releaseFromCycle() {
+        perform(machine.withLock { $0.releaseFromCycle() })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An `OperationQueue` that adds what only a queue can do for ``ConditionalOperation``s.
 ///
@@ -7,25 +8,24 @@ import Foundation
 ///   queue (S3); operations produced by its operations are added to it too (S10).
 /// - A dependency cycle among its operations is found when the operation closing it is added, and
 ///   every operation of the cycle finishes with ``OperationError/dependencyCycle`` instead of
-///   hanging (S9).
+///   hanging (S9). Dependencies added after an operation was enqueued are not seen.
 /// - Linear-time scheduling: a ``ConditionalOperation`` waiting for dependencies, conditions or an
 ///   exclusivity category stays out of Foundation's queue, whose every scheduling pass walks all
 ///   the operations it holds (on Linux), and is handed to it once ready. A chain of dependent
 ///   operations thus runs in linear time.
 ///
 /// Everything else is Foundation's: `maxConcurrentOperationCount`, `isSuspended`, priorities and
-/// quality of service apply as on any `OperationQueue`.
+/// quality of service apply as on any `OperationQueue`. `cancelAllOperations()`,
+/// `waitUntilAllOperationsAreFinished()` and barriers include the operations held back.
 ///
 /// `operationCount` and `operations` can't be overridden on Linux: they count only the operations
 /// Foundation holds, that is, plain operations and ``ConditionalOperation``s that are ready or
 /// running. ``unfinishedOperationCount`` counts everything added and not finished.
-open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // mutable state: behind `registry`'s and `delegateReference`'s locks
+open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // mutable state: behind `registry`'s lock
     private let registry = StateLock(QueueRegistry())
-    private let delegateReference = Locked(WeakDelegate())
-
-    private struct WeakDelegate {
-        weak var value: (any ConditionalOperationQueueDelegate)?
-    }
+    /// Whether the registry has a delegate, barriers or held operations: most queues have none of
+    /// them most of the time, and then adding and finishing take no lock of the queue's.
+    private let registryInUse = Atomic<Bool>(false)
 
     public override init() {
         super.init()
@@ -33,26 +33,38 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     /// Hears of the operations added and finished. Held weakly.
     public var delegate: (any ConditionalOperationQueueDelegate)? {
-        get { delegateReference.withLock { $0.value } }
-        set { delegateReference.withLock { $0.value = newValue } }
+        get { registry.withLock { $0.delegate } }
+        set { updateRegistry { $0.delegate = newValue } }
     }
 
-    /// Every operation added and not yet finished, whether Foundation holds it yet or not.
-    public var unfinishedOperationCount: Int { registry.withLock { $0.count } }
+    /// Every operation added and not yet finished: those held back and those Foundation holds.
+    public var unfinishedOperationCount: Int {
+        registry.withLock { $0.count } + operationCount
+    }
 
     // MARK: Adding
 
     open override func addOperation(_ operation: Foundation.Operation) {
+        let (delegate, barriers) =
+            registryInUse.load(ordering: .acquiring) ? registry.withLock { ($0.delegate, $0.barriers) } : (nil, [])
         delegate?.operationQueue(self, willAdd: operation)
-        let barriers = registry.withLock { $0.barriers }
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
+        guard let conditional = operation as? ConditionalOperation else {
+            if delegate != nil {
+                FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
+            }
+            return super.addOperation(operation)
+        }
+        // Only an operation with unfinished dependencies can be part of a cycle.
         let dependencies = operation.dependencies.filter { !$0.isFinished }
-        let cycle = registry.withLock { $0.add(operation, dependencies: dependencies) }
-        if let conditional = operation as? ConditionalOperation {
-            conditional.enqueue(on: self)
-        } else {
-            FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
-            super.addOperation(operation)
+        var cycle: [Foundation.Operation] = []
+        if !dependencies.isEmpty {
+            cycle = updateRegistry { $0.add(operation, dependencies: dependencies) }
+        }
+        if !conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty), dependencies.isEmpty {
+            // Still held back (conditions, categories): keep it where cancel and wait find it.
+            _ = updateRegistry { $0.add(operation, dependencies: []) }
+            if conditional.state >= .ready { updateRegistry { $0.remove(operation) } }  // handed over meanwhile
         }
         if !cycle.isEmpty { breakCycle(cycle) }
     }
@@ -64,24 +76,25 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
     }
 
     /// Runs `barrier` once every operation added before it finished; operations added after it
-    /// start only once it ran, as on any `OperationQueue`, including operations this queue still
-    /// holds back.
+    /// start only once it ran, as on any `OperationQueue`, including operations held back.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         let operation = BlockOperation(block: barrier)
-        for earlier in registry.withLock({ $0.operations }) { operation.addDependency(earlier) }
-        registry.withLock { $0.addBarrier(operation) }
+        let held = registry.withLock { $0.operations }
+        for earlier in held + operations where earlier !== operation { operation.addDependency(earlier) }
+        updateRegistry { $0.addBarrier(operation) }
+        FinishWatcher(watching: operation) { [self] in updateRegistry { $0.removeBarrier(operation) } }
         addOperation(operation)
     }
 
     // MARK: Cancelling and waiting
 
-    /// Cancels every operation added and not finished, including those the queue still holds back.
+    /// Cancels every operation added and not finished, including those held back.
     open override func cancelAllOperations() {
         super.cancelAllOperations()
         for operation in registry.withLock({ $0.operations }) { operation.cancel() }
     }
 
-    /// Blocks until every operation added, including those the queue still holds back, finished.
+    /// Blocks until every operation added, including those held back, finished.
     open override func waitUntilAllOperationsAreFinished() {
         while let operation = registry.withLock({ $0.anyOperation { !$0.isFinished } }) {
             operation.waitUntilFinished()
@@ -93,23 +106,34 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     /// A held operation became ready: Foundation takes it from here.
     func handOver(_ operation: ConditionalOperation) {
+        if registryInUse.load(ordering: .acquiring) { updateRegistry { $0.remove(operation) } }
         super.addOperation(operation)
     }
 
-    /// An operation of this queue finished.
+    /// An operation of this queue finished (every operation was handed over before).
     func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
-        registry.withLock { $0.remove(operation) }
-        delegate?.operationQueue(self, operationDidFinish: operation, errors: errors)
+        guard registryInUse.load(ordering: .acquiring), let delegate = registry.withLock({ $0.delegate }) else {
+            return
+        }
+        delegate.operationQueue(self, operationDidFinish: operation, errors: errors)
+    }
+
+    /// Changes the registry and keeps `registryInUse` true while it holds anything.
+    private func updateRegistry<Result>(_ body: (inout QueueRegistry) -> Result) -> Result {
+        registry.withLock { registry in
+            let result = body(&registry)
+            registryInUse.store(registry.isInUse, ordering: .releasing)
+            return result
+        }
     }
 
     /// Every operation of a dependency cycle finishes without executing (S9).
     private func breakCycle(_ cycle: [Foundation.Operation]) {
-        for operation in cycle {
-            if let conditional = operation as? ConditionalOperation {
-                conditional.abandonForCycle()
-            } else {
-                operation.cancel()  // a plain operation has no errors to carry the reason
-            }
+        let conditionals = cycle.compactMap { $0 as? ConditionalOperation }
+        for operation in conditionals { operation.markInCycle() }
+        for operation in cycle where !(operation is ConditionalOperation) {
+            operation.cancel()  // a plain operation has no errors to carry the reason
         }
+        for operation in conditionals { operation.releaseFromCycle() }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What a ``ConditionalOperationQueue`` knows of the operations added to it and not yet finished:
-/// enough to count them, cancel or wait for them, place barriers, and find dependency cycles.
+/// What a ``ConditionalOperationQueue`` knows of the operations it holds back (added, not yet
+/// handed to Foundation): enough to count them, cancel or wait for them, place barriers, and find
+/// dependency cycles, which can only run through operations held back. Foundation knows the rest.
 struct QueueRegistry {
     private struct Entry {
         let operation: Foundation.Operation
@@ -14,12 +15,17 @@ struct QueueRegistry {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Held weakly, read with the rest in one lock.
+    weak var delegate: (any ConditionalOperationQueueDelegate)?
     /// For an operation not (yet) added here: the operations of this queue that depend on it.
     private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     /// Barrier operations not yet finished: every operation added after one depends on it.
     private(set) var barriers: [Foundation.Operation] = []
 
     var count: Int { entries.count }
+
+    /// Whether there is anything a queue must look at when adding or finishing an operation.
+    var isInUse: Bool { delegate != nil || !barriers.isEmpty || !entries.isEmpty || !awaitedBy.isEmpty }
 
     var operations: [Foundation.Operation] { entries.values.map(\.operation) }
 
@@ -60,7 +66,15 @@ struct QueueRegistry {
         barriers.append(barrier)
     }
 
-    /// Forgets a finished operation.
+    mutating func removeBarrier(_ barrier: Foundation.Operation) {
+        barriers.removeAll { $0 === barrier }
+    }
+
+    func contains(_ operation: Foundation.Operation) -> Bool {
+        entries[ObjectIdentifier(operation)] != nil
+    }
+
+    /// Forgets an operation handed to Foundation or finished.
     mutating func remove(_ operation: Foundation.Operation) {
         let id = ObjectIdentifier(operation)
         guard let entry = entries.removeValue(forKey: id) else { return }
@@ -69,7 +83,6 @@ struct QueueRegistry {
             awaitedBy[dependency]?.remove(id)
             if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
         }
-        if !barriers.isEmpty { barriers.removeAll { $0 === operation } }
     }
 
     /// Every operation reachable from `start` (itself included if on a cycle) following `edges`.

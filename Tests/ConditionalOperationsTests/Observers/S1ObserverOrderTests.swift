@@ -82,7 +82,8 @@ extension ConditionalOperationsTests {
                 #expect(observer.events.last == "didFinish")
                 #expect(observer.recorder.count("didFinish") == 1)
                 #expect(observer.recorder.count("didCancel") <= 1)
-                #expect(operation.executions.current == 1)
+                // A cancel landing before execute() began skips it.
+                #expect(operation.executions.current <= 1)
                 #expect(operation.hooks.all.count == 1, "finished(errors:) exactly once")
                 #expect(operation.state == .finished)
             }

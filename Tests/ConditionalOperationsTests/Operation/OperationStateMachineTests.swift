@@ -347,6 +347,19 @@ extension ConditionalOperationsTests {
             #expect(machine.categoriesGranted().followup == .releaseCategories)
         }
 
+        @Test func S9_anOperationMarkedInACycleNeverExecutesEvenIfItsDependenciesFinishFirst() {
+            var machine = Machine()
+            machine.markInCycle(OperationError.dependencyCycle)
+            // Another operation of the cycle finished first: this one's dependencies are done.
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            _ = machine.start()
+            #expect(Self.drain(&machine) == ["finish(1,skipped)"])
+            var waiting = Machine()
+            waiting.markInCycle(OperationError.dependencyCycle)
+            #expect(waiting.releaseFromCycle() == .announceReady)
+            #expect(waiting.state == .ready)
+        }
+
         @Test func S13_startTwiceAndLateConditionsAreRefused() {
             var machine = Self.readyMachine()
             #expect(machine.addCondition(BlockCondition { true }, categories: []) == .misuse)
