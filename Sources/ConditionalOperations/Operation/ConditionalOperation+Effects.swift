@@ -70,7 +70,7 @@ extension ConditionalOperation {
         let added = conditions.compactMap { $0.dependency(for: self) }
         guard !added.isEmpty else { return }
         for dependency in added { addDependency(dependency) }
-        let queue = machine.withLock { $0.queue } ?? LibraryQueue.shared
+        let queue = machine.withLock { $0.owner } ?? LibraryQueue.shared
         for dependency in added { queue.addOperation(dependency) }
     }
 

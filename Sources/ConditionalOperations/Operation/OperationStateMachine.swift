@@ -90,25 +90,37 @@ struct OperationStateMachine {
         case misuse
     }
 
-    private(set) var state: State = .initialized
-    private(set) var isCancelled = false
+    // Word-sized fields first, then the single bytes: the machine is stored in every operation.
     private(set) var errors: [any Error] = []
     private(set) var observers: [any OperationObserver] = []
-    /// The queue that runs the operation: produced operations go there (S10).
-    private(set) var queue: OperationQueue?
-    /// The `ConditionalOperationQueue` the operation was added to, until it finished.
+    /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
+    /// operations go there (S10).
     private(set) var owner: ConditionalOperationQueue?
+    private var conditions: [any OperationCondition] = []
+    private var categories: Set<String> = []
+    private var conditionAnswered: [Bool] = []
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var effects = EffectQueue()
+    /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
+    private var executingThread: ThreadIdentity?
+    private var unansweredConditions: Int32 = 0
+
+    // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
+    // announcement: a query made during an announcement, beyond the announcement's own, or a query
+    // made after it (the queue's re-test), calls for one more announcement.
+    private var announcementsInProgress: UInt16 = 0
+    private var queriesDuringAnnouncements: UInt16 = 0
+    private var hasAnnouncedReadiness = false
+    private var isReannouncePending = false
+
+    private(set) var state: State = .initialized
+    private(set) var isCancelled = false
+    private(set) var isStartRequested = false
     /// Its owner keeps it out of Foundation's queue until it is ready (linear-time scheduling).
     private var isHeldByOwner = false
     /// The operation is being deallocated: readiness queries must change nothing.
     private var isBeingReleased = false
-    private(set) var isStartRequested = false
-
-    private var conditions: [any OperationCondition] = []
-    private var categories: Set<String> = []
     private var conditionDependencies = ConditionDependencies.unasked
-    private var conditionAnswered: [Bool] = []
-    private var unansweredConditions = 0
     /// A caller is evaluating conditions or acquiring categories synchronously and will report
     /// the outcome itself: answers arriving meanwhile only record.
     private var isSettlingInline = false
@@ -120,24 +132,10 @@ struct OperationStateMachine {
     private var isFinishRequested = false
     private var didExecute = false
     private var isExecuteCalled = false
-
-    private var effects = EffectQueue()
     /// `execute()` is due once the effects queued before it were delivered.
     private var isExecuteDue = false
     private var executesOnAnotherThread = false
-    /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
-    private var executingThread: ThreadIdentity?
     private var isDelivering = false
-
-    // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
-    // announcement: a query made during an announcement, beyond the announcement's own, or a query
-    // made after it (the queue's re-test), calls for one more announcement.
-    private var hasAnnouncedReadiness = false
-    private var announcementsInProgress = 0
-    private var queriesDuringAnnouncements = 0
-    private var isReannouncePending = false
-
-    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     private enum ConditionDependencies {
         case unasked
@@ -244,7 +242,7 @@ struct OperationStateMachine {
             let evaluated = conditions
             conditions = []  // released after evaluation (S2)
             conditionAnswered = Array(repeating: false, count: evaluated.count)
-            unansweredConditions = evaluated.count
+            unansweredConditions = Int32(evaluated.count)
             isSettlingInline = true
             return Readiness(isReady: false, next: .evaluate(evaluated))
         }
@@ -283,6 +281,7 @@ struct OperationStateMachine {
 
     /// Every condition answered: acquire the categories if it will execute, else it is ready.
     private mutating func conditionsPassed(context: Context) -> Readiness {
+        conditionAnswered = []  // every condition answered: later answers are ignored by state
         guard !conditionsFailed, !categories.isEmpty else { return becomeReadyNow(context: context) }
         isAcquiringCategories = true
         hasRequestedCategories = true
@@ -343,7 +342,6 @@ struct OperationStateMachine {
     mutating func enqueue(on owner: ConditionalOperationQueue) -> EnqueueAction {
         guard self.owner == nil, !isStartRequested, state < .executing else { return .misuse }
         self.owner = owner
-        queue = owner
         guard state < .ready else { return .ready }
         isHeldByOwner = true
         if state == .initialized { state = .pending }
@@ -476,7 +474,7 @@ struct OperationStateMachine {
     /// The queue to add an operation produced now: the owner's, else the one that started it when
     /// called from the thread running `execute()` (where `OperationQueue.current` is that queue).
     func producerQueue(thread: ThreadIdentity) -> (queue: OperationQueue?, askCurrent: Bool) {
-        (queue, queue == nil && executingThread == thread)
+        (owner, owner == nil && executingThread == thread)
     }
 
     /// Observers added after `count` of them had been told, while finishing.
@@ -494,7 +492,6 @@ struct OperationStateMachine {
         state = .finished
         observers = []
         conditions = []
-        queue = nil
         owner = nil
         executingThread = nil
         waiters = []

@@ -423,7 +423,7 @@ extension ConditionalOperationsTests {
             _ = Self.drain(&machine)
             _ = machine.markFinished(notified: 1)
             #expect(machine.observers.isEmpty)
-            #expect(machine.queue == nil)
+            #expect(machine.owner == nil)
             #expect(machine.addObserver(BlockObserver()) != nil, "a late observer is told at once")
         }
     }
