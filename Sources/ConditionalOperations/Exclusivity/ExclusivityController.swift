@@ -84,3 +84,37 @@ final class ExclusivityController: Sendable {
         }
     }
 }
+
+extension ExclusivityController {
+    /// S7 in groups: the categories `operation` requests in place of `categories`.
+    ///
+    /// A child needing a category its group already holds would wait for the group, which waits
+    /// for the child: a deadlock. So a category that an enclosing parent (the nearest one, see
+    /// `OperationStateMachine.exclusivityParent`) declares is requested in that parent's scope
+    /// instead: siblings still exclude each other, and everything outside waits for the whole
+    /// group, which holds the category itself until every child finished. A parent declares the
+    /// same categories it holds: its children only run while it executes.
+    static func scoped(_ categories: Set<String>, for operation: ConditionalOperation) -> Set<String> {
+        guard var parent = operation.machine.withLock({ $0.exclusivityParent }) else { return categories }
+        var unresolved = categories
+        var requested: Set<String> = []
+        while true {
+            let (held, grandparent) = parent.machine.withLock {
+                ($0.declaredCategories, $0.exclusivityParent)
+            }
+            for category in unresolved.intersection(held) {
+                requested.insert(scopedCategory(category, in: parent))
+            }
+            unresolved.subtract(held)
+            guard !unresolved.isEmpty, let grandparent else { break }
+            parent = grandparent
+        }
+        return requested.union(unresolved)
+    }
+
+    /// `category` private to the children of `parent`. A parent outlives its children's
+    /// requests (it finishes after them), so its identity can't be reused while they hold it.
+    static func scopedCategory(_ category: String, in parent: ConditionalOperation) -> String {
+        "\(category)\u{1F}scope \(UInt(bitPattern: ObjectIdentifier(parent)))"
+    }
+}

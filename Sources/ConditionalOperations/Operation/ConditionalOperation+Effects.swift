@@ -26,7 +26,9 @@ extension ConditionalOperation {
                 evaluate(conditions)
                 readiness = machine.withLock { $0.endInlineEvaluation(context: context) }
             case .acquire(let categories):
-                ExclusivityController.shared.acquire(categories, for: ObjectIdentifier(self)) {
+                // S7 in groups: a category an enclosing group holds is requested in its scope.
+                let requested = ExclusivityController.scoped(categories, for: self)
+                ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }
                 readiness = machine.withLock { $0.endInlineAcquisition(context: context) }

@@ -100,6 +100,10 @@ struct OperationStateMachine {
     private var categories: Set<String> = []
     private var conditionAnswered: [Bool] = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
+    /// `RetryOperation`). A category it holds is requested in its scope instead, see
+    /// `ExclusivityController.scoped(_:for:)`. Weak: a child never keeps its parent alive.
+    private(set) weak var exclusivityParent: ConditionalOperation?
     private var effects = EffectQueue()
     /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
     private var executingThread: ThreadIdentity?
@@ -162,6 +166,17 @@ struct OperationStateMachine {
         conditions.append(condition)
         categories.formUnion(newCategories)
         return .added
+    }
+
+    /// The categories its conditions declare, whether or not they were acquired yet.
+    var declaredCategories: Set<String> { categories }
+
+    /// S7 in groups: `parent` runs this operation as its child (see ``exclusivityParent``).
+    /// Refused (`false`) once the categories were requested: the request can't change any more.
+    mutating func setExclusivityParent(_ parent: ConditionalOperation) -> Bool {
+        guard !hasRequestedCategories, state < .finishing else { return false }
+        exclusivityParent = parent
+        return true
     }
 
     /// Hands out the conditions to ask for their dependencies, once (S3); `nil` if already asked.

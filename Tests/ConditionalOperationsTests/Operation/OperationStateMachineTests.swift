@@ -347,6 +347,32 @@ extension ConditionalOperationsTests {
             #expect(machine.categoriesGranted().followup == .releaseCategories)
         }
 
+        @Test func S7_aGroupChildsParentIsSetOnlyBeforeItsCategoriesAreRequested() {
+            let parent = ProbeOperation()
+            var machine = Machine()
+            _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
+            #expect(machine.declaredCategories == ["a"])
+            #expect(machine.exclusivityParent == nil)
+            let accepted = machine.setExclusivityParent(parent)
+            #expect(accepted)
+            #expect(machine.exclusivityParent === parent)
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            guard case .acquire = machine.endInlineEvaluation(context: .query).next else {
+                Issue.record("no categories requested")
+                return
+            }
+            let late = machine.setExclusivityParent(ProbeOperation())
+            #expect(!late, "the request can't change any more")
+            #expect(machine.exclusivityParent === parent)
+            var finished = Self.readyMachine()
+            _ = finished.start()
+            _ = Self.drain(&finished)
+            _ = finished.finish(errors: [])
+            let afterFinishing = finished.setExclusivityParent(parent)
+            #expect(!afterFinishing)
+        }
+
         @Test func S9_anOperationMarkedInACycleNeverExecutesEvenIfItsDependenciesFinishFirst() {
             var machine = Machine()
             machine.markInCycle(OperationError.dependencyCycle)

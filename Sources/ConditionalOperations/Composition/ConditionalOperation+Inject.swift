@@ -1,0 +1,35 @@
+import Foundation
+
+extension ConditionalOperation {
+    /// Makes this operation depend on `producer` and hands it the producer's output before it
+    /// executes.
+    ///
+    /// ```swift
+    /// let fetch = FetchUsersOperation()                 // a ResultOperation<[User]>
+    /// let process = ProcessUsersOperation()
+    /// process.inject(from: fetch) { process, users in process.users = users }
+    /// queue.addOperations([fetch, process], waitUntilFinished: false)
+    /// ```
+    ///
+    /// `handOver` runs once the producer finished, on the thread that finished it, and before this
+    /// operation executes. If the producer was cancelled, this operation finishes without
+    /// executing, with ``OperationError/dependenciesCancelled(count:)``; if it failed (or finished
+    /// without a value), with ``OperationError/dependenciesFailed(count:)``; if `handOver` throws,
+    /// with that error. None of these is a cancellation.
+    ///
+    /// The hand-over is a condition of this operation: call `inject` where conditions are added,
+    /// before the operation is enqueued or started (S13). It is released once evaluated, and holds
+    /// neither operation beyond that.
+    public func inject<Output>(
+        from producer: ResultOperation<Output>, _ handOver: @escaping @Sendable (Self, Output) throws -> Void
+    ) {
+        // The condition first: swift-corelibs-foundation asks `isReady` inside `addDependency`,
+        // which admits the operation at once if the producer already finished.
+        addCondition(
+            InjectionCondition(producer: producer) { operation, output in
+                guard let consumer = operation as? Self else { return }
+                try handOver(consumer, output)
+            })
+        addDependency(producer)
+    }
+}

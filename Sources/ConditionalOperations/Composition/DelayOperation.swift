@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+
+/// An operation that waits: for an interval after it starts executing, or until a date.
+///
+/// Make it a dependency to delay another operation. Waiting holds no thread (a
+/// `DispatchSourceTimer`, cancelled when the operation finishes). Cancelling it finishes it at
+/// once; a dependent then starts at once too (unless it guards against cancelled dependencies
+/// with ``NoFailedDependencies``).
+///
+/// ```swift
+/// let pause = DelayOperation(interval: 2)
+/// retry.addDependency(pause)
+/// ```
+public final class DelayOperation: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `timer`'s lock
+    private let deadline: OneShotTimer.Deadline
+    private let timer = Locked<(any DispatchSourceTimer)?>(nil)
+
+    /// Waits `interval` seconds once it executes; at once for 0 or less.
+    public init(interval: TimeInterval) {
+        deadline = .after(interval)
+        super.init()
+    }
+
+    /// Waits until `date` (by the wall clock); at once if it has passed when the operation executes.
+    public init(until date: Date) {
+        deadline = .at(date)
+        super.init()
+    }
+
+    /// Starts the wait.
+    public override func execute() {
+        let remaining: TimeInterval =
+            switch deadline {
+            case .after(let interval): interval
+            case .at(let date): date.timeIntervalSinceNow
+            }
+        guard remaining > 0 else { return finish() }
+        let source = OneShotTimer.make(at: deadline, qualityOfService: qualityOfService) { [weak self] in
+            self?.stopTimer()
+            self?.finish()
+        }
+        let finishing = timer.withLock { timer in
+            guard state < .finishing else { return true }  // cancelled meanwhile
+            timer = source
+            source.resume()  // under the lock: it is never released suspended
+            return false
+        }
+        if finishing {
+            source.cancel()  // cancelled before it resumes: it never fires
+            source.resume()
+        }
+    }
+
+    /// Cancels the timer: the operation finishes, cancelled or not, holding no timer.
+    public override func finished(errors: [any Error]) {
+        stopTimer()
+    }
+
+    private func stopTimer() {
+        timer.withLock { timer in
+            defer { timer = nil }
+            return timer
+        }?.cancel()
+    }
+}

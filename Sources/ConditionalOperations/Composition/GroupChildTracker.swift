@@ -1,0 +1,30 @@
+import Foundation
+
+/// The delegate of a ``GroupOperation``'s queue: tells the group of every child added and
+/// finished. The queue holds it weakly and the group strongly; it holds the group weakly.
+final class GroupChildTracker: ConditionalOperationQueueDelegate {
+    private weak let group: GroupOperation?
+
+    init(group: GroupOperation) {
+        self.group = group
+    }
+
+    func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {
+        group?.childWillBeAdded(operation)
+    }
+
+    func operationQueue(
+        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+        errors: [any Error]
+    ) {
+        group?.childFinished(operation, errors: errors)
+    }
+}
+
+/// Tells a ``GroupOperation`` it finished, however it finished (S12). Added by the group itself,
+/// first among its observers.
+struct GroupFinishObserver: OperationObserver {
+    func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
+        (operation as? GroupOperation)?.groupDidFinish()
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Hands a producer's output to its consumer, as a condition of the consumer: conditions are
+/// evaluated once every dependency (the producer among them) finished, before the consumer
+/// executes, and are released after evaluation (S2), so the injection outlives nothing.
+struct InjectionCondition<Output: Sendable>: OperationCondition {
+    let producer: ResultOperation<Output>
+    let handOver: @Sendable (ConditionalOperation, Output) throws -> Void
+
+    var name: String { "Injection<\(Output.self)>" }
+
+    func evaluate(
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
+    ) {
+        if producer.isCancelled { return completion(.failed(OperationError.dependenciesCancelled(count: 1))) }
+        guard case .success(let output) = producer.result else {
+            return completion(.failed(OperationError.dependenciesFailed(count: 1)))
+        }
+        do {
+            try handOver(operation, output)
+            completion(.satisfied)
+        } catch {
+            completion(.failed(error))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// An operation that produces a value of type `Output`, or fails.
+///
+/// Subclass it, compute the value in ``ConditionalOperation/execute()`` and finish with
+/// ``finish(returning:)`` (or ``finish(with:)``). Once it finished, ``result`` holds the outcome,
+/// and a consumer receives the value through ``ConditionalOperation/inject(from:_:)``, without
+/// an operation in between to carry it.
+///
+/// ```swift
+/// final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
+///     override func execute() {
+///         api.users { result in self.finish(with: result) }
+///     }
+/// }
+/// ```
+open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `output`'s lock
+    /// The value given to the first ``finish(returning:)``.
+    private let output = Locked<Output?>(nil)
+
+    /// Creates the operation.
+    public override init() {
+        super.init()
+    }
+
+    /// The outcome, once the operation is finishing or finished; `nil` before.
+    ///
+    /// - `.failure` with the first of ``ConditionalOperation/errors`` if there is any (a failed
+    ///   condition, a cancel error, a finish error); `.failure(CancellationError())` if the
+    ///   operation was cancelled without an error.
+    /// - `.success` with the value of ``finish(returning:)`` otherwise.
+    /// - `nil` if it finished without errors and without a value (a plain `finish()`).
+    public var result: Result<Output, any Error>? {
+        let (state, errors, cancelled) = machine.withLock { ($0.state, $0.errors, $0.isCancelled) }
+        guard state >= .finishing else { return nil }
+        if let error = errors.first { return .failure(error) }
+        if cancelled { return .failure(CancellationError()) }
+        return output.withLock { $0 }.map { .success($0) }
+    }
+
+    /// Finishes the operation successfully with `output`. As for every `finish`, the first call
+    /// wins (S6): a later value is ignored, and an operation cancelled meanwhile fails.
+    public final func finish(returning output: Output) {
+        if state < .finishing {
+            self.output.withLock { stored in
+                if stored == nil { stored = output }
+            }
+        }
+        finish()
+    }
+
+    /// Finishes the operation with `result`: ``finish(returning:)`` for a success, and
+    /// ``ConditionalOperation/finish(error:)`` for a failure.
+    public final func finish(with result: Result<Output, any Error>) {
+        switch result {
+        case .success(let output): finish(returning: output)
+        case .failure(let error): finish(error: error)
+        }
+    }
+}

@@ -1,0 +1,259 @@
+import Dispatch
+import Foundation
+
+/// Runs an operation and, while it fails, a freshly made one again, up to a number of attempts,
+/// waiting between attempts as a ``RetryBackoff`` says.
+///
+/// ```swift
+/// let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: 0.5)) { attempt in
+///     FetchUsersOperation()                       // a ResultOperation<[User]>
+/// }
+/// process.inject(from: fetch) { process, users in process.users = users }
+/// ```
+///
+/// - An attempt fails when it finishes with errors or cancelled. The next one is made by calling
+///   `makeAttempt` again (an operation runs only once), after the back-off's wait, which holds no
+///   thread. Retrying stops after `maximumAttempts`, when `shouldRetry` returns `false`, when the
+///   back-off returns `nil`, or when the retry operation is cancelled.
+/// - The retry operation finishes once its last attempt finished: with that attempt's value
+///   (``ResultOperation/result``) on success, or with that attempt's errors on failure (plus its
+///   own cancel errors, if it was cancelled).
+/// - Cancelling it cancels the running attempt, or ends the wait at once; no attempt starts after.
+/// - Observers of the retry operation see one operation: one start, one finish. The attempts run
+///   on a queue of the library, unseen; an attempt may need an exclusivity category the retry
+///   operation holds (S7).
+///
+/// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
+/// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
+open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {  // mutable state: behind `retry`'s lock
+    private enum Phase {
+        case idle
+        /// Making the attempt.
+        case starting
+        case running(ConditionalOperation)
+        case backingOff(any DispatchSourceTimer)
+        case done
+    }
+
+    private struct Retry {
+        var phase = Phase.idle
+        var attempts = 0
+        var isCancelled = false
+        var lastErrors: [any Error] = []
+    }
+
+    /// What a cancel does once the lock is released.
+    private enum OnCancel {
+        case nothing
+        case cancel(ConditionalOperation)
+        case finish(any DispatchSourceTimer, [any Error])
+    }
+
+    /// What starting an attempt does once the lock is released.
+    private enum OnStart {
+        case nothing
+        case finish([any Error])
+        case start(Int)
+    }
+
+    /// What a failed attempt leads to once the lock is released.
+    private enum OnFailure {
+        case finish(cancelling: Bool)
+        case retryNow
+        case wait
+    }
+
+    private let retry = Locked(Retry())
+    private let maximumAttempts: Int
+    private let backoff: RetryBackoff
+    private let shouldRetry: @Sendable ([any Error]) -> Bool
+    private let makeAttempt: @Sendable (Int) -> ConditionalOperation
+    private let outcome: @Sendable (ConditionalOperation) -> Result<Output, any Error>?
+
+    /// Retries the operations `makeAttempt` makes, given the attempt's number (from 1).
+    ///
+    /// - Parameters:
+    ///   - maximumAttempts: attempts in all, the first included (at least 1).
+    ///   - backoff: the wait after a failed attempt. Default: none.
+    ///   - shouldRetry: whether the errors of a failed attempt call for another. Default: always.
+    ///   - makeAttempt: a new operation for each attempt, not enqueued anywhere.
+    public init(
+        maximumAttempts: Int, backoff: RetryBackoff = .immediate,
+        shouldRetry: @escaping @Sendable ([any Error]) -> Bool = { _ in true },
+        makeAttempt: @escaping @Sendable (_ attempt: Int) -> ResultOperation<Output>
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.backoff = backoff
+        self.shouldRetry = shouldRetry
+        self.makeAttempt = makeAttempt
+        self.outcome = { ($0 as? ResultOperation<Output>)?.result }
+        super.init()
+    }
+
+    init(
+        maximumAttempts: Int, backoff: RetryBackoff, shouldRetry: @escaping @Sendable ([any Error]) -> Bool,
+        makeOperation: @escaping @Sendable (_ attempt: Int) -> ConditionalOperation,
+        outcome: @escaping @Sendable (ConditionalOperation) -> Result<Output, any Error>?
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.backoff = backoff
+        self.shouldRetry = shouldRetry
+        self.makeAttempt = makeOperation
+        self.outcome = outcome
+        super.init()
+    }
+
+    /// The number of attempts started so far.
+    public var attemptCount: Int { retry.withLock { $0.attempts } }
+
+    // MARK: Running
+
+    /// Starts the first attempt.
+    open override func execute() {
+        startAttempt(afterBackoff: false)
+    }
+
+    /// `false`: a cancelled retry operation finishes once its running attempt finished.
+    public final override var finishesWhenCancelled: Bool { false }
+
+    /// Cancels the retry operation and its running attempt, or ends its wait.
+    open override func cancel() {
+        super.cancel()
+        guard isCancelled else { return }  // finishing had begun
+        let next = retry.withLock { retry -> OnCancel in
+            guard !retry.isCancelled else { return .nothing }
+            retry.isCancelled = true
+            switch retry.phase {
+            case .running(let attempt):
+                return .cancel(attempt)
+            case .backingOff(let timer):
+                retry.phase = .done
+                return .finish(timer, retry.lastErrors)
+            case .idle, .starting, .done:
+                return .nothing  // what comes next sees the flag
+            }
+        }
+        switch next {
+        case .nothing:
+            break
+        case .cancel(let attempt):
+            attempt.cancel()
+        case .finish(let timer, let errors):
+            timer.cancel()
+            finish(errors: errors)
+        }
+    }
+
+    private func startAttempt(afterBackoff: Bool) {
+        let next = retry.withLock { retry -> OnStart in
+            switch retry.phase {
+            case .backingOff where afterBackoff, .idle where !afterBackoff: break
+            default: return .nothing  // the wait was ended by a cancel
+            }
+            if retry.isCancelled {
+                retry.phase = .done
+                return .finish(retry.lastErrors)
+            }
+            retry.attempts += 1
+            retry.phase = .starting
+            return .start(retry.attempts)
+        }
+        switch next {
+        case .nothing:
+            return
+        case .finish(let errors):
+            finish(errors: errors)
+        case .start(let number):
+            let attempt = makeAttempt(number)
+            _ = attempt.machine.withLock { $0.setExclusivityParent(self) }
+            let cancelled = retry.withLock { retry in
+                retry.phase = .running(attempt)
+                return retry.isCancelled
+            }
+            attempt.addObserver(AttemptObserver(retry: self, number: number))
+            if cancelled { attempt.cancel() }
+            LibraryQueue.shared.addOperation(attempt)
+        }
+    }
+
+    /// Attempt number `number` finished with `errors`: finish, or retry after the back-off.
+    fileprivate func attemptFinished(_ attempt: ConditionalOperation, number: Int, errors: [any Error]) {
+        let attemptCancelled = attempt.isCancelled
+        if errors.isEmpty && !attemptCancelled {
+            retry.withLock { $0.phase = .done }
+            switch outcome(attempt) {
+            case .success(let output)?: finish(returning: output)
+            case .failure(let error)?: finish(error: error)
+            case nil: finish()
+            }
+            return
+        }
+        // User code (the predicate, a custom back-off) runs outside the lock.
+        var delay: TimeInterval?
+        if number < maximumAttempts, !retry.withLock({ $0.isCancelled }), shouldRetry(errors) {
+            delay = backoff.delay(afterAttempt: number, errors: errors)
+        }
+        let qos = qualityOfService
+        let next = retry.withLock { retry -> OnFailure in
+            retry.lastErrors = errors
+            guard !retry.isCancelled, let delay else {
+                retry.phase = .done
+                // An attempt cancelled without an error: the retry operation ends cancelled too.
+                return .finish(cancelling: errors.isEmpty && !retry.isCancelled)
+            }
+            guard delay > 0 else {
+                retry.phase = .idle
+                return .retryNow
+            }
+            let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
+                self?.startAttempt(afterBackoff: true)
+            }
+            retry.phase = .backingOff(timer)
+            timer.resume()  // under the lock: a cancel must never find it suspended
+            return .wait
+        }
+        switch next {
+        case .finish(let cancelling):
+            if cancelling { cancel() }
+            finish(errors: errors)
+        case .retryNow:
+            // Not on this stack: attempts that fail synchronously would nest ever deeper.
+            DispatchQueue.global(qos: OneShotTimer.dispatchQoS(qos)).async {
+                self.startAttempt(afterBackoff: false)
+            }
+        case .wait:
+            break
+        }
+    }
+
+    /// Tells the retry operation that an attempt finished. Holds it strongly: a retry operation
+    /// lives at least as long as its running attempt.
+    private struct AttemptObserver: OperationObserver {
+        let retry: RetryOperation
+        let number: Int
+
+        func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
+            retry.attemptFinished(operation, number: number, errors: errors)
+        }
+    }
+}
+
+extension RetryOperation where Output == Void {
+    /// Retries the operations `makeOperation` makes, given the attempt's number (from 1); for
+    /// attempts of any kind, whose success carries no value.
+    ///
+    /// - Parameters:
+    ///   - maximumAttempts: attempts in all, the first included (at least 1).
+    ///   - backoff: the wait after a failed attempt. Default: none.
+    ///   - shouldRetry: whether the errors of a failed attempt call for another. Default: always.
+    ///   - makeOperation: a new operation for each attempt, not enqueued anywhere.
+    public convenience init(
+        maximumAttempts: Int, backoff: RetryBackoff = .immediate,
+        shouldRetry: @escaping @Sendable ([any Error]) -> Bool = { _ in true },
+        makeOperation: @escaping @Sendable (_ attempt: Int) -> ConditionalOperation
+    ) {
+        self.init(
+            maximumAttempts: maximumAttempts, backoff: backoff, shouldRetry: shouldRetry,
+            makeOperation: makeOperation, outcome: { _ in .success(()) })
+    }
+}
