@@ -6,15 +6,17 @@
 /// lock, so any two requests are in the same order in every queue they share: no request can wait
 /// for another that waits for it, and several categories are acquired all or none.
 ///
-/// A requester (an operation) has one request at a time; each request gets a number never used
-/// again, so a released request left in a queue can't come back to life through a new requester
-/// at the same address. Releasing is idempotent and also withdraws a request still waiting.
+/// A requester (an operation) has one request at a time. Queues hold tickets (the requester and
+/// the request's serial number, never used again), so a released ticket left in a queue can't come
+/// back to life through a new request at the same address. Releasing is idempotent and also
+/// withdraws a request still waiting.
 final class ExclusivityController: Sendable {
     static let shared = ExclusivityController()
 
     typealias Grant = @Sendable () -> Void
 
     private struct Request {
+        let serial: UInt64
         let categories: [String]
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
@@ -22,25 +24,23 @@ final class ExclusivityController: Sendable {
 
     private struct State {
         var queues: [String: RequestQueue] = [:]
-        var requests: [UInt64: Request] = [:]
-        var requestOfRequester: [ObjectIdentifier: UInt64] = [:]
-        var nextRequest: UInt64 = 0
+        var requests: [ObjectIdentifier: Request] = [:]
+        var nextSerial: UInt64 = 0
 
-        /// The first live request of `category`; released and withdrawn ones are dropped on the way.
-        mutating func holder(of category: String) -> UInt64? {
-            guard var queue = queues.removeValue(forKey: category) else { return nil }
-            while let first = queue.first, requests[first] == nil { queue.removeFirst() }
-            let first = queue.first
-            if first != nil { queues[category] = queue }
-            return first
+        /// The requester first in `category`; released and withdrawn tickets are dropped on the way.
+        mutating func holder(of category: String) -> ObjectIdentifier? {
+            let requests = self.requests  // a reference, not a copy: read while `queues` changes
+            let first = queues[category]?.dropFirst { requests[$0.requester]?.serial != $0.serial }
+            if first == nil { queues[category] = nil }
+            return first?.requester
         }
 
-        /// Takes the grant of `id` if it is now first in every one of its queues.
-        mutating func takeGrantIfFirst(_ id: UInt64) -> Grant? {
-            guard let request = requests[id], request.grant != nil,
-                request.categories.allSatisfy({ holder(of: $0) == id })
+        /// Takes the grant of `requester` if it is now first in every one of its queues.
+        mutating func takeGrantIfFirst(_ requester: ObjectIdentifier) -> Grant? {
+            guard let request = requests[requester], request.grant != nil,
+                request.categories.allSatisfy({ holder(of: $0) == requester })
             else { return nil }
-            requests[id]?.grant = nil
+            requests[requester]?.grant = nil
             return request.grant
         }
     }
@@ -51,13 +51,12 @@ final class ExclusivityController: Sendable {
     /// before this returns, and always outside the lock.
     func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) {
         let granted = state.withLock { state -> Grant? in
-            let id = state.nextRequest
-            state.nextRequest += 1
+            let ticket = RequestQueue.Ticket(requester: requester, serial: state.nextSerial)
+            state.nextSerial += 1
             let ordered = Array(categories)
-            state.requests[id] = Request(categories: ordered, grant: grant)
-            state.requestOfRequester[requester] = id
-            for category in ordered { state.queues[category, default: RequestQueue()].append(id) }
-            return state.takeGrantIfFirst(id)
+            state.requests[requester] = Request(serial: ticket.serial, categories: ordered, grant: grant)
+            for category in ordered { state.queues[category, default: RequestQueue()].append(ticket) }
+            return state.takeGrantIfFirst(requester)
         }
         granted?()
     }
@@ -66,9 +65,7 @@ final class ExclusivityController: Sendable {
     /// requests that thereby became first.
     func release(for requester: ObjectIdentifier) {
         let grants = state.withLock { state -> [Grant] in
-            guard let id = state.requestOfRequester.removeValue(forKey: requester),
-                let request = state.requests.removeValue(forKey: id)
-            else { return [] }
+            guard let request = state.requests.removeValue(forKey: requester) else { return [] }
             return request.categories.compactMap { category in
                 state.holder(of: category).flatMap { state.takeGrantIfFirst($0) }
             }
@@ -80,7 +77,8 @@ final class ExclusivityController: Sendable {
     func requestCount(for category: String) -> Int {
         state.withLock { state in
             _ = state.holder(of: category)
-            return state.queues[category]?.count(where: { state.requests[$0] != nil }) ?? 0
+            let requests = state.requests
+            return state.queues[category]?.count { requests[$0.requester]?.serial == $0.serial } ?? 0
         }
     }
 }

@@ -1,15 +1,29 @@
-/// A first-in, first-out queue with constant-time `append` and `removeFirst` (amortised).
+/// A first-in, first-out queue of tickets with constant-time `append` and `removeFirst` (amortised).
 struct RequestQueue {
-    private var storage: [UInt64] = []
-    private var head = 0
-
-    var first: UInt64? { head < storage.count ? storage[head] : nil }
-
-    mutating func append(_ element: UInt64) {
-        storage.append(element)
+    /// One request's place in a category's queue.
+    struct Ticket {
+        let requester: ObjectIdentifier
+        let serial: UInt64
     }
 
-    mutating func removeFirst() {
+    private var storage: [Ticket] = []
+    private var head = 0
+
+    mutating func append(_ ticket: Ticket) {
+        storage.append(ticket)
+    }
+
+    /// Drops the tickets at the front while `isReleased`; returns the first one kept, if any.
+    mutating func dropFirst(while isReleased: (Ticket) -> Bool) -> Ticket? {
+        while head < storage.count, isReleased(storage[head]) { removeFirst() }
+        return head < storage.count ? storage[head] : nil
+    }
+
+    func count(where isCounted: (Ticket) -> Bool) -> Int {
+        storage[head...].count(where: isCounted)
+    }
+
+    private mutating func removeFirst() {
         head += 1
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)
@@ -18,9 +32,5 @@ struct RequestQueue {
             storage.removeFirst(head)
             head = 0
         }
-    }
-
-    func count(where isCounted: (UInt64) -> Bool) -> Int {
-        storage[head...].count(where: isCounted)
     }
 }
