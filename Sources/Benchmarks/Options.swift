@@ -49,7 +49,8 @@ struct Options {
                 settings.timeLimit = .milliseconds(Int64(seconds * 1000))
             case "--side":
                 let name = try value(of: argument, &remaining)
-                guard let side = Side.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                guard let side = Side.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
+                else {
                     throw UsageError(message: "--side takes foundation or ours")
                 }
                 settings.sides = [side]
@@ -68,7 +69,9 @@ struct Options {
         return .run(scenarios.isEmpty ? Scenario.all : scenarios, settings)
     }
 
-    private static func value(of option: String, _ remaining: inout ArraySlice<String>) throws(UsageError) -> String {
+    private static func value(of option: String, _ remaining: inout ArraySlice<String>) throws(UsageError)
+        -> String
+    {
         guard let value = remaining.popFirst() else { throw UsageError(message: "\(option) needs a value") }
         return value
     }

@@ -18,11 +18,14 @@ case .list:
     let width = Scenario.all.map(\.name.count).max() ?? 0
     for scenario in Scenario.all {
         let sizes = scenario.defaultSizes.map(String.init).joined(separator: ",")
-        print(scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  n=\(sizes)  \(scenario.summary)")
+        print(
+            scenario.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  n=\(sizes)  \(scenario.summary)")
     }
 case .run(let scenarios, let settings):
     #if DEBUG
-        Log.progress("warning: a debug build measures the optimiser's absence; use swift run -c release Benchmarks")
+        Log.progress(
+            "warning: a debug build measures the optimiser's absence; use swift run -c release Benchmarks")
     #endif
     var rows: [Row] = []
     var footnotes: [String] = []

@@ -4,7 +4,8 @@ import Foundation
 enum Machine {
     static var description: String {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        return "machine: \(cores) cores, \(cpuModel ?? "unknown CPU"), \(ProcessInfo.processInfo.operatingSystemVersionString)"
+        return
+            "machine: \(cores) cores, \(cpuModel ?? "unknown CPU"), \(ProcessInfo.processInfo.operatingSystemVersionString)"
     }
 
     private static var cpuModel: String? {

@@ -31,7 +31,8 @@ struct MemoryComparison: Sendable {
             guard foundation != nil || ours != nil else {
                 return Row(label: label, n: n, figures: .unavailable("no heap statistics on this platform"))
             }
-            return Row(label: label, n: n, figures: .memory(foundation: foundation, ours: ours), target: target)
+            return Row(
+                label: label, n: n, figures: .memory(foundation: foundation, ours: ours), target: target)
         }
     }
 

@@ -64,7 +64,8 @@ struct ResultTable {
         case .memory(let foundation, let ours):
             let extra = foundation.flatMap { foundation in ours.map { $0 - foundation } }
             return lead + [
-                foundation.map { Format.bytes($0) + "/op" } ?? "skipped", ours.map { Format.bytes($0) + "/op" } ?? "skipped",
+                foundation.map { Format.bytes($0) + "/op" } ?? "skipped",
+                ours.map { Format.bytes($0) + "/op" } ?? "skipped",
                 foundation.flatMap { foundation in ours.map { Format.ratio($0 / foundation) } } ?? "—",
                 "—", "—", extra.map(Format.signedBytes) ?? "n/a", verdict,
             ]

@@ -8,7 +8,9 @@ struct Row: Sendable {
     enum Figures: Sendable {
         /// Median times of "create + wire + add + run to completion"; `nil` for a side not run.
         /// `ratio` is the median of the rounds' own ours/Foundation ratios (see ``pairedRatio(_:_:)``).
-        case time(foundation: Duration?, ours: Duration?, ratio: Double?, operations: Int, extraRetainedBytes: Double?)
+        case time(
+            foundation: Duration?, ours: Duration?, ratio: Double?, operations: Int,
+            extraRetainedBytes: Double?)
         /// Median heap bytes per live operation; `nil` for a side not run.
         case memory(foundation: Double?, ours: Double?)
         case stalled(String)

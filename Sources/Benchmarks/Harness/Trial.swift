@@ -31,7 +31,8 @@ struct Trial: Sendable {
         let trial = Trial(
             elapsed: elapsed,
             operations: operations.count,
-            retainedBytesPerOperation: Heap.perOperation(from: heapBefore, to: heapAfter, operations: operations.count),
+            retainedBytesPerOperation: Heap.perOperation(
+                from: heapBefore, to: heapAfter, operations: operations.count),
             problem: check(operations, countsFinishes: contender.countsFinishes))
         Release.lastFirst(&operations)
         return trial

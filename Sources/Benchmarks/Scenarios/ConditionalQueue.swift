@@ -3,12 +3,14 @@ extension Scenario {
     /// `BlockOperation` on Foundation's queue.
     static let noopConditionalQueue = Scenario(
         name: "noop-conditional-queue",
-        summary: "no-op operations: BlockOperation {} on OperationQueue vs ConditionalOperation on ConditionalOperationQueue",
+        summary:
+            "no-op operations: BlockOperation {} on OperationQueue vs ConditionalOperation on ConditionalOperationQueue",
         defaultSizes: [100_000],
         measure: { n, settings, limit in
             [
                 TimedComparison(matchup: Matchup(shape: .independent, ours: .noopOnConditionalQueue))
-                    .run(label: "noop-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(1.0))
+                    .run(
+                        label: "noop-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(1.0))
             ]
         })
 
@@ -17,7 +19,8 @@ extension Scenario {
     /// (about 8 s there; 50k takes about 290 s).
     static let chainConditionalQueue = Scenario(
         name: "chain-conditional-queue",
-        summary: "chain of dependent operations: BlockOperation on OperationQueue vs ConditionalOperationQueue",
+        summary:
+            "chain of dependent operations: BlockOperation on OperationQueue vs ConditionalOperationQueue",
         defaultSizes: [2_000, 10_000, 50_000],
         timeLimit: Scenario.quadraticLimit,
         measure: { n, settings, limit in
@@ -25,7 +28,8 @@ extension Scenario {
             if n > 10_000 { settings.sides = settings.sides.filter { $0 == .ours } }
             return [
                 TimedComparison(
-                    matchup: Matchup(shape: .chain, ours: .noopOnConditionalQueue), warmupSize: { min($0, 1_000) }
+                    matchup: Matchup(shape: .chain, ours: .noopOnConditionalQueue),
+                    warmupSize: { min($0, 1_000) }
                 )
                 .run(label: "chain-cond-queue", n: n, settings: settings, limit: limit, target: nil)
             ]
@@ -37,15 +41,17 @@ extension Scenario {
     /// One exclusivity category on `ConditionalOperationQueue`, against Foundation's serial queue.
     static let exclusiveConditionalQueue = Scenario(
         name: "exclusive-conditional-queue",
-        summary: "operations in one exclusivity category on ConditionalOperationQueue vs BlockOperations on a serial OperationQueue",
+        summary:
+            "operations in one exclusivity category on ConditionalOperationQueue vs BlockOperations on a serial OperationQueue",
         defaultSizes: [10_000, 50_000],
         measure: { n, settings, limit in
             [
                 TimedComparison(
                     matchup: Matchup(
                         shape: .independent, foundation: .blockOperationOnSerialQueue,
-                        ours: .exclusiveOnConditionalQueue))
-                    .run(label: "exclusive-cond-queue", n: n, settings: settings, limit: limit, target: nil)
+                        ours: .exclusiveOnConditionalQueue)
+                )
+                .run(label: "exclusive-cond-queue", n: n, settings: settings, limit: limit, target: nil)
             ]
         },
         footnote: { _ in "exclusive-cond-queue: DESIGN.md asks ≤ 5 µs per operation, linear in n." })

@@ -10,9 +10,13 @@ extension Scenario {
             let target = Target.extraBytes(300)
             return [
                 MemoryComparison(matchup: matchup, placement: .notEnqueued)
-                    .run(label: "memory (not enqueued)", n: n, settings: settings, limit: limit, target: target),
+                    .run(
+                        label: "memory (not enqueued)", n: n, settings: settings, limit: limit, target: target
+                    ),
                 MemoryComparison(matchup: matchup, placement: .suspendedQueue)
-                    .run(label: "memory (suspended queue)", n: n, settings: settings, limit: limit, target: target),
+                    .run(
+                        label: "memory (suspended queue)", n: n, settings: settings, limit: limit,
+                        target: target),
             ]
         })
 }

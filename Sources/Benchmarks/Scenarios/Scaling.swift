@@ -15,10 +15,14 @@ extension Scenario {
         },
         footnote: { rows in
             let perOperation: [(n: Int, foundation: Double, ours: Double)] = rows.compactMap { row in
-                guard case .time(let foundation?, let ours?, _, let operations, _) = row.figures else { return nil }
+                guard case .time(let foundation?, let ours?, _, let operations, _) = row.figures else {
+                    return nil
+                }
                 return (row.n, foundation.seconds / Double(operations), ours.seconds / Double(operations))
             }
-            guard let first = perOperation.first, let last = perOperation.last, first.n != last.n else { return nil }
+            guard let first = perOperation.first, let last = perOperation.last, first.n != last.n else {
+                return nil
+            }
             return String(
                 format: "scaling: µs/op from n=%d to n=%d grows ×%.2f for Foundation, ×%.2f for ours",
                 first.n, last.n, last.foundation / first.foundation, last.ours / first.ours)

@@ -21,7 +21,8 @@ struct Contender: Sendable {
         make: {
             let operation = NoopOperation()
             operation.addCondition(BlockCondition { true })
-            operation.addObserver(BlockObserver(didFinish: { _, _ in Tally.finishes.add(1, ordering: .relaxed) }))
+            operation.addObserver(
+                BlockObserver(didFinish: { _, _ in Tally.finishes.add(1, ordering: .relaxed) }))
             return operation
         },
         countsFinishes: true)

@@ -1,4 +1,3 @@
-
 /// Grants mutually exclusive categories across the whole process, first come, first served.
 ///
 /// Each category has a queue of requests in arrival order; a request holds its categories when it

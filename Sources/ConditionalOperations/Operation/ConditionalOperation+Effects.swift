@@ -20,7 +20,8 @@ extension ConditionalOperation {
                 addDependencies(of: conditions)
                 let dependenciesFinished = self.dependenciesFinished
                 readiness = machine.withLock {
-                    $0.conditionDependenciesAdded(dependenciesFinished: dependenciesFinished, context: context)
+                    $0.conditionDependenciesAdded(
+                        dependenciesFinished: dependenciesFinished, context: context)
                 }
             case .evaluate(let conditions):
                 evaluate(conditions)
@@ -41,8 +42,12 @@ extension ConditionalOperation {
 
     func perform(_ followup: Followup) {
         guard !followup.isEmpty else { return }
-        if followup.contains(.releaseCategories) { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
-        if followup.contains(.handToQueue), let owner = machine.withLock({ $0.owner }) { owner.handOver(self) }
+        if followup.contains(.releaseCategories) {
+            ExclusivityController.shared.release(for: ObjectIdentifier(self))
+        }
+        if followup.contains(.handToQueue), let owner = machine.withLock({ $0.owner }) {
+            owner.handOver(self)
+        }
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
         if followup.contains(.launchLater) {
@@ -61,7 +66,8 @@ extension ConditionalOperation {
     private func evaluate(_ conditions: [any OperationCondition]) {
         for (index, condition) in conditions.enumerated() {
             condition.evaluate(for: self) { result in
-                _ = self.settle(self.machine.withLock { $0.conditionEvaluated(at: index, result) }, context: .callback)
+                _ = self.settle(
+                    self.machine.withLock { $0.conditionEvaluated(at: index, result) }, context: .callback)
             }
         }
     }

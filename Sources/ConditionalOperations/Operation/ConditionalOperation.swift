@@ -163,7 +163,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
         case .ignored:
             #if DEBUG
                 if !isCancelled {
-                    Diagnostics.log("\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
+                    Diagnostics.log(
+                        "\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
                 }
             #endif
         }

@@ -21,7 +21,9 @@ extension ConditionalOperation {
             }
             // Once ready, the followup hands it over.
             guard added.isEmpty, dependenciesFinished else { return queryReadiness(context: .callback) }
-            let readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: true, context: .callback) }
+            let readiness = machine.withLock {
+                $0.queryReadiness(dependenciesFinished: true, context: .callback)
+            }
             return settle(readiness, context: .callback)
         case .ready:
             queue.handOver(self)

@@ -46,7 +46,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     open override func addOperation(_ operation: Foundation.Operation) {
         let (delegate, barriers) =
-            registryInUse.load(ordering: .acquiring) ? registry.withLock { ($0.delegate, $0.barriers) } : (nil, [])
+            registryInUse.load(ordering: .acquiring)
+            ? registry.withLock { ($0.delegate, $0.barriers) } : (nil, [])
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
         guard let conditional = operation as? ConditionalOperation else {
@@ -112,7 +113,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     /// An operation of this queue finished (every operation was handed over before).
     func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
-        guard registryInUse.load(ordering: .acquiring), let delegate = registry.withLock({ $0.delegate }) else {
+        guard registryInUse.load(ordering: .acquiring), let delegate = registry.withLock({ $0.delegate })
+        else {
             return
         }
         delegate.operationQueue(self, operationDidFinish: operation, errors: errors)

@@ -10,12 +10,14 @@ public protocol ConditionalOperationQueueDelegate: AnyObject, Sendable {
     /// `operation` finished (`isFinished` is `true`), with `errors` (always empty for an operation
     /// that is not a ``ConditionalOperation``).
     func operationQueue(
-        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation, errors: [any Error])
+        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+        errors: [any Error])
 }
 
 extension ConditionalOperationQueueDelegate {
     public func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {}
     public func operationQueue(
-        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation, errors: [any Error]
+        _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+        errors: [any Error]
     ) {}
 }

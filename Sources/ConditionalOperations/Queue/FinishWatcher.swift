@@ -39,7 +39,12 @@ final class FinishWatcher: Foundation.Operation, @unchecked Sendable {  // mutab
     }
 
     private func fire() {
-        guard let onFinish = pending.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let onFinish = pending.withLock({ value in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         onFinish()
         #if canImport(Darwin)
             observation.withLock { $0 = nil }

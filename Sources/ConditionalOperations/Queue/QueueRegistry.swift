@@ -39,7 +39,9 @@ struct QueueRegistry {
     ///
     /// A cycle through `operation` needs an operation of this queue that already depends on it, so
     /// adding operations in dependency order (a chain, a fan-in) costs no search at all.
-    mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> [Foundation.Operation] {
+    mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> [Foundation
+        .Operation]
+    {
         let id = ObjectIdentifier(operation)
         var known: [ObjectIdentifier] = []
         var elsewhere: [ObjectIdentifier] = []
@@ -58,7 +60,8 @@ struct QueueRegistry {
             operation: operation, dependencies: known, dependents: earlierDependents, elsewhere: elsewhere)
         if dependencies.contains(where: { $0 === operation }) { return [operation] }
         guard !earlierDependents.isEmpty, !known.isEmpty else { return [] }
-        let cycle = reachable(from: id, along: \.dependencies).intersection(reachable(from: id, along: \.dependents))
+        let cycle = reachable(from: id, along: \.dependencies).intersection(
+            reachable(from: id, along: \.dependents))
         return cycle.compactMap { entries[$0]?.operation }
     }
 

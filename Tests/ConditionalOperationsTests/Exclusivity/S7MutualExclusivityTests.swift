@@ -10,7 +10,12 @@ extension ConditionalOperationsTests {
         final class Occupancy: Sendable {
             private let state = Locked((current: 0, peak: 0))
 
-            func enter() { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
+            func enter() {
+                state.withLock {
+                    $0.current += 1
+                    $0.peak = max($0.peak, $0.current)
+                }
+            }
             func leave() { state.withLock { $0.current -= 1 } }
             var peak: Int { state.withLock { $0.peak } }
         }
@@ -21,7 +26,8 @@ extension ConditionalOperationsTests {
             let order: Recorder?
             let label: String
 
-            init(_ categories: [String], occupancies: [Occupancy], order: Recorder? = nil, label: String = "") {
+            init(_ categories: [String], occupancies: [Occupancy], order: Recorder? = nil, label: String = "")
+            {
                 self.occupancies = occupancies
                 self.order = order
                 self.label = label
@@ -48,7 +54,8 @@ extension ConditionalOperationsTests {
                 queue.maxConcurrentOperationCount = 4
                 return queue
             }
-            let operations = (0..<10_000).map { _ in ExclusiveOperation([category], occupancies: [occupancy]) }
+            let operations = (0..<10_000).map { _ in ExclusiveOperation([category], occupancies: [occupancy])
+            }
             let done = completionLatch(operations)
             for (index, operation) in operations.enumerated() { queues[index % 2].addOperation(operation) }
             #expect(await done.wait(seconds: 120), "\(done.remaining) operations never finished")

@@ -90,7 +90,8 @@ extension ConditionalOperationsTests {
                 return
             }
             #expect(asked.count == 1)
-            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil, "asked once")
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil, "asked once")
             let answer = machine.conditionDependenciesAdded(dependenciesFinished: true, context: .query)
             guard case .evaluate(let evaluated) = answer.next else {
                 Issue.record("the conditions were not handed out")
@@ -120,7 +121,9 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             #expect(!machine.endInlineEvaluation(context: .query).isReady)
             #expect(machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty)
-            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty, "a second answer is counted once")
+            #expect(
+                machine.conditionEvaluated(at: 0, .satisfied).followup.isEmpty,
+                "a second answer is counted once")
             #expect(machine.state == .evaluatingConditions)
             #expect(machine.conditionEvaluated(at: 1, .satisfied).followup == .announceReady)
             #expect(machine.state == .ready)
@@ -432,7 +435,9 @@ extension ConditionalOperationsTests {
             _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
             #expect(machine.endAnnouncement() == true)
             // A query after the announcement (the queue's re-test): announce once more, not twice.
-            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup == .reannounceLater)
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, context: .query).followup
+                    == .reannounceLater)
             #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
             #expect(machine.reannouncementDue() == true)
             // Once started, nothing more.

@@ -122,7 +122,9 @@ extension ConditionalOperationsTests {
                 let queue = ConditionalOperationQueue()
                 var operations = (0..<100_000).map { _ in ProbeOperation() }
                 first = operations.first
-                for index in operations.indices.dropFirst() { operations[index].addDependency(operations[index - 1]) }
+                for index in operations.indices.dropFirst() {
+                    operations[index].addDependency(operations[index - 1])
+                }
                 let last = operations[operations.count - 1]
                 let done = completionLatch([last])
                 queue.add(operations)

@@ -1,4 +1,5 @@
 import Dispatch
+
 @testable import ConditionalOperations
 
 /// Counts events down to zero. `wait(seconds:)` suspends without holding a thread and returns

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ConditionalOperations
 
 /// Records every callback as "didStart", "didProduce", "didCancel", "didFinish" and notes any
@@ -12,7 +13,12 @@ final class RecordingObserver: OperationObserver {
     var overlapCount: Int { overlaps.current }
 
     private func enter(_ event: String) {
-        if active.withLock({ $0 += 1; return $0 }) > 1 { overlaps.increment() }
+        if active.withLock({
+            $0 += 1
+            return $0
+        }) > 1 {
+            overlaps.increment()
+        }
         recorder.record(event)
     }
 

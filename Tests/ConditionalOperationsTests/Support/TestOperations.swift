@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ConditionalOperations
 
 struct TestError: Error, Equatable {
@@ -54,7 +55,8 @@ final class ManualCondition: OperationCondition, Sendable {
     var name: String { "ManualCondition" }
 
     func evaluate(
-        for operation: ConditionalOperation, completion: @escaping @Sendable (OperationConditionResult) -> Void
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
         self.completion.withLock { $0 = completion }
         evaluated.countDown()
@@ -72,7 +74,8 @@ struct AsyncCondition: OperationCondition {
     init(_ result: OperationConditionResult = .satisfied) { self.result = result }
 
     func evaluate(
-        for operation: ConditionalOperation, completion: @escaping @Sendable (OperationConditionResult) -> Void
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
         let result = self.result
         DispatchQueue.global().async { completion(result) }
