@@ -8,7 +8,7 @@ enum OneShotTimer {
     static func make(
         at deadline: Deadline, qualityOfService: QualityOfService, handler: @escaping @Sendable () -> Void
     ) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: dispatchQoS(qualityOfService)))
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: qualityOfService.dispatchQoSClass))
         switch deadline {
         case .after(let interval): timer.schedule(deadline: .now() + max(0, interval))
         case .at(let date): timer.schedule(wallDeadline: wallTime(date))
@@ -22,16 +22,6 @@ enum OneShotTimer {
         case after(TimeInterval)
         /// At this date (wall clock).
         case at(Date)
-    }
-
-    static func dispatchQoS(_ qualityOfService: QualityOfService) -> DispatchQoS.QoSClass {
-        switch qualityOfService {
-        case .userInteractive: .userInteractive
-        case .userInitiated: .userInitiated
-        case .utility: .utility
-        case .background: .background
-        default: .default
-        }
     }
 
     private static func wallTime(_ date: Date) -> DispatchWallTime {

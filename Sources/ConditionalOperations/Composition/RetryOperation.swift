@@ -218,7 +218,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             finish(errors: errors)
         case .retryNow:
             // Not on this stack: attempts that fail synchronously would nest ever deeper.
-            DispatchQueue.global(qos: OneShotTimer.dispatchQoS(qos)).async {
+            DispatchQueue.global(qos: qos.dispatchQoSClass).async {
                 self.startAttempt(afterBackoff: false)
             }
         case .wait:

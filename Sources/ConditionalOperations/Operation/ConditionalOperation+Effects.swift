@@ -14,15 +14,22 @@ extension ConditionalOperation {
     func settle(_ readiness: Readiness, context: Context) -> Bool {
         var readiness = readiness
         var followup = readiness.followup
-        while let step = readiness.next {
+        while true {
+            if readiness.needsDependencies {  // again if condition dependencies were added meanwhile
+                let dependenciesFinished = self.dependenciesFinished
+                let epoch = readiness.dependencyEpoch
+                readiness = machine.withLock {
+                    $0.queryReadiness(
+                        dependenciesFinished: dependenciesFinished, epoch: epoch, context: context)
+                }
+                followup.formUnion(readiness.followup)
+                continue
+            }
+            guard let step = readiness.next else { break }
             switch step {
             case .askDependencies(let conditions):
                 addDependencies(of: conditions)
-                let dependenciesFinished = self.dependenciesFinished
-                readiness = machine.withLock {
-                    $0.conditionDependenciesAdded(
-                        dependenciesFinished: dependenciesFinished, context: context)
-                }
+                readiness = machine.withLock { $0.conditionDependenciesAdded() }
             case .evaluate(let conditions):
                 evaluate(conditions)
                 readiness = machine.withLock { $0.endInlineEvaluation(context: context) }
@@ -129,21 +136,21 @@ extension ConditionalOperation {
         if releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
         if wasExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
-        let (latecomers, waiters, owner) = machine.withLock { $0.markFinished(notified: observers.count) }
-        if wasExecuting { didChangeValue(forKey: "isExecuting") }
-        didChangeValue(forKey: "isFinished")
-        for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
-        owner?.operationFinished(self, errors: errors)
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private var dispatchQoS: DispatchQoS.QoSClass {
-        switch qualityOfService {
-        case .userInteractive: .userInteractive
-        case .userInitiated: .userInitiated
-        case .utility: .utility
-        case .background: .background
-        default: .default
+        var notified = observers.count
+        while true {
+            switch machine.withLock({ $0.markFinished(notified: notified) }) {
+            case .tell(let latecomers):  // added by an observer while finishing
+                for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
+                notified += latecomers.count
+            case .finished(let waiters, let owner):
+                if wasExecuting { didChangeValue(forKey: "isExecuting") }
+                didChangeValue(forKey: "isFinished")
+                owner?.operationFinished(self, errors: errors)
+                for waiter in waiters { waiter.resume() }
+                return
+            }
         }
     }
+
+    private var dispatchQoS: DispatchQoS.QoSClass { qualityOfService.dispatchQoSClass }
 }

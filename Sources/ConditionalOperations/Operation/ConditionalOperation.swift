@@ -72,15 +72,11 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
 
     /// Moves the operation towards `ready` as far as it can go now; returns whether it is ready.
     func queryReadiness(context: Context) -> Bool {
-        // Foundation's answer is needed only while the operation is not yet past its dependencies.
-        var readiness = machine.withLock { $0.queryReadiness(dependenciesFinished: nil, context: context) }
-        if readiness.needsDependencies {
-            let dependenciesFinished = self.dependenciesFinished
-            readiness = machine.withLock {
-                $0.queryReadiness(dependenciesFinished: dependenciesFinished, context: context)
-            }
-        }
-        return settle(readiness, context: context)
+        // Foundation's answer is needed only while the operation is not yet past its dependencies:
+        // `settle` asks for it when the machine says so.
+        settle(
+            machine.withLock { $0.queryReadiness(dependenciesFinished: nil, context: context) },
+            context: context)
     }
 
     /// Foundation's own answer: every dependency finished (or the operation was cancelled).

@@ -48,7 +48,7 @@ extension OperationStateMachine {
 
     /// A step the caller performs synchronously, then reports with the matching event.
     enum Step {
-        /// Ask each condition for its dependency, then ``conditionDependenciesAdded(dependenciesFinished:context:)``.
+        /// Ask each condition for its dependency, then ``conditionDependenciesAdded()``.
         case askDependencies([any OperationCondition])
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
         case evaluate([any OperationCondition])
@@ -61,8 +61,10 @@ extension OperationStateMachine {
         var isReady: Bool
         var next: Step? = nil
         var followup: Followup = []
-        /// The query must be asked again with whether every dependency finished.
+        /// The query must be asked again with whether every dependency finished, read now.
         var needsDependencies = false
+        /// Pass it back with that answer: a change meanwhile makes the answer stale.
+        var dependencyEpoch: UInt32 = 0
     }
 
     enum StartAction {

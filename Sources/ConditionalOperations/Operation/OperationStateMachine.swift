@@ -30,6 +30,9 @@ struct OperationStateMachine {
     /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
     private var executingThread: ThreadIdentity?
     private var unansweredConditions: Int32 = 0
+    /// Changes whenever the library may add dependencies (condition dependencies): an answer of
+    /// Foundation's `isReady` read before that is stale.
+    private var dependencyEpoch: UInt32 = 0
 
     // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
     // announcement: a query made during an announcement, beyond the announcement's own, or a query
@@ -139,11 +142,16 @@ struct OperationStateMachine {
     }
 
     /// An `isReady` query. The first one that finds every dependency finished admits the operation.
-    /// `dependenciesFinished` may be `nil` while the state tells whether it matters.
-    mutating func queryReadiness(dependenciesFinished: Bool?, context: Context) -> Readiness {
+    /// `dependenciesFinished` may be `nil` while the state tells whether it matters; `epoch` is the
+    /// ``Readiness/dependencyEpoch`` it was read under, if it was asked for.
+    mutating func queryReadiness(dependenciesFinished: Bool?, epoch: UInt32? = nil, context: Context)
+        -> Readiness
+    {
         switch state {
         case .initialized, .pending:
-            guard let dependenciesFinished else { return Readiness(isReady: false, needsDependencies: true) }
+            guard let dependenciesFinished, epoch == nil || epoch == dependencyEpoch else {
+                return Readiness(isReady: false, needsDependencies: true, dependencyEpoch: dependencyEpoch)
+            }
             guard dependenciesFinished else { return Readiness(isReady: false) }
             return passDependencies(context: context)
         case .evaluatingConditions:
@@ -170,6 +178,7 @@ struct OperationStateMachine {
         switch conditionDependencies {
         case .unasked:
             conditionDependencies = .asking
+            dependencyEpoch &+= 1
             state = .pending
             return Readiness(isReady: false, next: .askDependencies(conditions))
         case .asking:
@@ -186,10 +195,14 @@ struct OperationStateMachine {
     }
 
     /// The condition dependencies were added as dependencies (and run).
-    mutating func conditionDependenciesAdded(dependenciesFinished: Bool, context: Context) -> Readiness {
+    ///
+    /// Whether they finished is read only after this: one finishing earlier met the `.asking`
+    /// state, which changes nothing, and would otherwise be a wake-up lost for good.
+    mutating func conditionDependenciesAdded() -> Readiness {
         conditionDependencies = .asked
-        guard state == .pending, dependenciesFinished else { return Readiness(isReady: state >= .ready) }
-        return passDependencies(context: context)
+        dependencyEpoch &+= 1
+        guard state == .pending else { return Readiness(isReady: state >= .ready) }
+        return Readiness(isReady: false, needsDependencies: true, dependencyEpoch: dependencyEpoch)
     }
 
     /// The conditions handed out by ``Step/evaluate(_:)`` were all asked; those that answered
@@ -269,7 +282,8 @@ struct OperationStateMachine {
     enum EnqueueAction {
         /// Already in a queue or started: a misuse (S13).
         case misuse
-        /// Held: ask these conditions for their dependencies (S3), add them, then query readiness.
+        /// Held: ask these conditions for their dependencies (S3), add them, then report with
+        /// ``conditionDependenciesAdded()`` (none: query readiness).
         case held(conditions: [any OperationCondition])
         /// Readiness queries made it ready before it was added: hand it to Foundation at once.
         case ready
@@ -282,8 +296,11 @@ struct OperationStateMachine {
         guard state < .ready else { return .ready }
         isHeldByOwner = true
         if state == .initialized { state = .pending }
-        let conditions = conditionDependencies == .unasked ? self.conditions : []
-        if conditionDependencies == .unasked { conditionDependencies = .asked }
+        guard conditionDependencies == .unasked, !conditions.isEmpty else { return .held(conditions: []) }
+        // Asking until every condition dependency was added: one finishing before the next is
+        // added must not let the conditions be evaluated (``conditionDependenciesAdded``).
+        conditionDependencies = .asking
+        dependencyEpoch &+= 1
         return .held(conditions: conditions)
     }
 
@@ -375,10 +392,12 @@ struct OperationStateMachine {
         }
     }
 
-    /// Queues `operation`'s `didProduce`, unless finishing began (too late to tell observers:
-    /// the operation is only run).
+    /// Queues `operation`'s `didProduce`, unless the operation was cancelled or finishing began
+    /// (too late to tell observers: the operation is only run).
     mutating func produce(_ operation: Foundation.Operation) -> Followup {
-        guard state < .finishing else { return [] }
+        // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
+        // (`finishesWhenCancelled == false`) has its produced operations run, untold.
+        guard state < .finishing, !isCancelled else { return [] }
         return enqueue(.didProduce(operation))
     }
 
@@ -421,20 +440,26 @@ struct OperationStateMachine {
         count < observers.count ? Array(observers[count...]) : []
     }
 
-    /// The finishing effect was delivered to `notified` observers: `isFinished` becomes `true`.
-    /// Returns the observers added since (to tell now) and the `waitUntilFinished()` waiters.
-    mutating func markFinished(notified: Int) -> (
-        latecomers: [any OperationObserver], waiters: [CheckedContinuation<Void, Never>],
-        owner: ConditionalOperationQueue?
-    ) {
-        let result = (observers(after: notified), waiters, owner)
+    enum FinishedAction {
+        /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
+        case tell([any OperationObserver])
+        /// `isFinished` is `true`: resume the waiters and tell the owner.
+        case finished(waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?)
+    }
+
+    /// The finishing effect was delivered to `notified` observers: `isFinished` becomes `true`,
+    /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
+    mutating func markFinished(notified: Int) -> FinishedAction {
+        let latecomers = observers(after: notified)
+        guard latecomers.isEmpty else { return .tell(latecomers) }
+        let action = FinishedAction.finished(waiters: waiters, owner: owner)
         state = .finished
         observers = []
         conditions = []
         owner = nil
         executingThread = nil
         waiters = []
-        return result
+        return action
     }
 
     // MARK: Helpers

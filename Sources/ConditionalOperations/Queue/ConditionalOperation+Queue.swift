@@ -14,17 +14,19 @@ extension ConditionalOperation {
                 "\(diagnosticName): added to a queue while already in one or started "
                     + "(S13: an operation is added to one queue, once)")
         case .held(let conditions):
-            let added = conditions.compactMap { $0.dependency(for: self) }
-            for dependency in added {
+            // Once ready, the followup hands it over.
+            guard !conditions.isEmpty else {
+                guard dependenciesFinished else { return queryReadiness(context: .callback) }
+                let readiness = machine.withLock {
+                    $0.queryReadiness(dependenciesFinished: true, context: .callback)
+                }
+                return settle(readiness, context: .callback)
+            }
+            for dependency in conditions.compactMap({ $0.dependency(for: self) }) {
                 addDependency(dependency)
                 queue.addOperation(dependency)
             }
-            // Once ready, the followup hands it over.
-            guard added.isEmpty, dependenciesFinished else { return queryReadiness(context: .callback) }
-            let readiness = machine.withLock {
-                $0.queryReadiness(dependenciesFinished: true, context: .callback)
-            }
-            return settle(readiness, context: .callback)
+            return settle(machine.withLock { $0.conditionDependenciesAdded() }, context: .callback)
         case .ready:
             queue.handOver(self)
             return true

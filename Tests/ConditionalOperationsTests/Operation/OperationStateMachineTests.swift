@@ -32,7 +32,9 @@ extension ConditionalOperationsTests {
         {
             var answer = machine.queryReadiness(dependenciesFinished: true, context: context)
             if case .askDependencies = answer.next {
-                answer = machine.conditionDependenciesAdded(dependenciesFinished: true, context: context)
+                let added = machine.conditionDependenciesAdded()
+                answer = machine.queryReadiness(
+                    dependenciesFinished: true, epoch: added.dependencyEpoch, context: context)
             }
             guard case .evaluate(let conditions) = answer.next else { return [] }
             return conditions
@@ -92,7 +94,14 @@ extension ConditionalOperationsTests {
             #expect(asked.count == 1)
             #expect(
                 machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil, "asked once")
-            let answer = machine.conditionDependenciesAdded(dependenciesFinished: true, context: .query)
+            let added = machine.conditionDependenciesAdded()
+            #expect(added.needsDependencies, "whether they finished is read after they were added")
+            // An answer read before the dependencies were added is stale: asked again.
+            let stale = machine.queryReadiness(
+                dependenciesFinished: true, epoch: added.dependencyEpoch &- 1, context: .query)
+            #expect(stale.needsDependencies)
+            let answer = machine.queryReadiness(
+                dependenciesFinished: true, epoch: added.dependencyEpoch, context: .query)
             guard case .evaluate(let evaluated) = answer.next else {
                 Issue.record("the conditions were not handed out")
                 return
@@ -387,6 +396,26 @@ extension ConditionalOperationsTests {
             waiting.markInCycle(OperationError.dependencyCycle)
             #expect(waiting.releaseFromCycle() == .announceReady)
             #expect(waiting.state == .ready)
+        }
+
+        @Test func S1_anObserverAddedWhileFinishingHearsDidFinishBeforeIsFinishedFlips() {
+            var machine = Self.readyMachine()
+            _ = machine.start()
+            _ = Self.drain(&machine)
+            _ = machine.finish(errors: [])
+            _ = Self.drain(&machine)
+            #expect(machine.addObserver(BlockObserver()) == nil, "still finishing: not told at once")
+            guard case .tell(let latecomers) = machine.markFinished(notified: 0) else {
+                Issue.record("the latecomer was not handed out")
+                return
+            }
+            #expect(latecomers.count == 1)
+            #expect(machine.state == .finishing)
+            guard case .finished = machine.markFinished(notified: 1) else {
+                Issue.record("not finished once every observer was told")
+                return
+            }
+            #expect(machine.state == .finished)
         }
 
         @Test func S13_startTwiceAndLateConditionsAreRefused() {

@@ -2,8 +2,9 @@ import Dispatch
 
 @testable import ConditionalOperations
 
-/// Counts events down to zero. `wait(seconds:)` suspends without holding a thread and returns
-/// `false` when the time bound passes first, so a stalled test fails instead of hanging.
+/// Counts events down to zero (like a `DispatchGroup` whose wait holds no thread).
+/// `wait(seconds:)` suspends without holding a thread and returns `false` when the time bound
+/// passes first, so a stalled test fails instead of hanging.
 final class Latch: Sendable {
     private struct State {
         var remaining: Int
@@ -18,6 +19,11 @@ final class Latch: Sendable {
     }
 
     var remaining: Int { state.withLock { $0.remaining } }
+
+    /// One more event to wait for, for work whose amount is known only as it happens.
+    func countUp() {
+        state.withLock { $0.remaining += 1 }
+    }
 
     func countDown() {
         let released = state.withLock { state -> [CheckedContinuation<Bool, Never>] in

@@ -1,0 +1,410 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// The misuse table of Documentation/Misuse.md (S13): each misuse, what happens, tested.
+    ///
+    /// Two rows are tested in `S13MisuseTests` and not repeated here: `start()` twice
+    /// (`S13_startingTwiceTraps`) and a condition added after an `isReady` query admitted the
+    /// operation (`S13_addingAConditionAfterEvaluationTraps`). Traps and hangs run in exit tests
+    /// (a child process), so a crash or a deadlock can't take the suite down; a hang is bounded by
+    /// a watchdog in the child that exits with ``MisuseTable/hangExitCode``. Rows that describe
+    /// swift-corelibs-foundation's own behaviour run on Linux only.
+    @Suite struct S13MisuseTableTests {
+        // MARK: Conditions added too late
+
+        @Test func S13_addingAConditionWhileConditionsAreEvaluatedTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let operation = ConditionalOperation()
+                operation.name = "Evaluating"
+                operation.addCondition(MisuseTable.SilentCondition())
+                OperationQueue().addOperation(operation)
+                await MisuseTable.waitUntil { operation.state == .evaluatingConditions }
+                operation.addCondition(BlockCondition(name: "too late") { true })
+            }
+            let message = MisuseTable.text(result?.standardErrorContent)
+            #expect(message.contains("ConditionalOperation 'Evaluating'"))
+            #expect(message.contains("too late"))
+            #expect(message.contains("S13"))
+        }
+
+        @Test func S13_addingADependencyThatAlreadyFinishedAdmitsTheOperationSoALaterConditionTraps() async {
+            // swift-corelibs-foundation asks isReady inside addDependency: with every dependency
+            // finished, that query admits the operation (DESIGN.md, `pending`).
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let finished = BlockOperation {}
+                finished.start()
+                let operation = ConditionalOperation()
+                operation.name = "Admitted"
+                operation.addDependency(finished)
+                operation.addCondition(BlockCondition(name: "after addDependency") { true })
+            }
+            let message = MisuseTable.text(result?.standardErrorContent)
+            #expect(message.contains("ConditionalOperation 'Admitted'"))
+            #expect(message.contains("S13"))
+        }
+
+        @Test func S13_aConditionAddedToACancelledAdmittedOperationIsIgnored() async {
+            let operation = ProbeOperation()
+            _ = operation.isReady  // admitted
+            operation.cancel()
+            operation.addCondition(BlockCondition { false })  // no trap: nothing will evaluate it
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(operation.executions.current == 0)
+            #expect(operation.errors.isEmpty, "the ignored condition added no failure")
+        }
+
+        // MARK: Queues
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_addingAnOperationToTwoQueuesTrapsInFoundation() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    let first = OperationQueue()
+                    first.isSuspended = true
+                    first.addOperation(operation)
+                    OperationQueue().addOperation(operation)
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_addingAnOperationToTheSameQueueTwiceTrapsInFoundation() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    let queue = OperationQueue()
+                    queue.isSuspended = true
+                    queue.addOperation(operation)
+                    queue.addOperation(operation)
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+            }
+        #endif
+
+        @Test func S13_addingAnOperationToTwoConditionalOperationQueuesTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let operation = ConditionalOperation()
+                operation.name = "Two"
+                let first = ConditionalOperationQueue()
+                first.isSuspended = true
+                first.addOperation(operation)
+                ConditionalOperationQueue().addOperation(operation)
+            }
+            let message = MisuseTable.text(result?.standardErrorContent)
+            #expect(
+                message.contains(
+                    "ConditionalOperation 'Two': added to a queue while already in one or started (S13"))
+        }
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_addingAQueuedOperationToAConditionalOperationQueueTrapsInFoundation() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    let first = OperationQueue()
+                    first.isSuspended = true
+                    first.addOperation(operation)
+                    ConditionalOperationQueue().addOperation(operation)  // hands it to Foundation at once
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test
+            func S13_anOperationHeldByAConditionalOperationQueueIsAcceptedByAnotherQueueThenTrapsWhenReady()
+                async
+            {
+                // A ConditionalOperationQueue keeps an operation out of Foundation's queue until it is
+                // ready, so a plain queue accepts it meanwhile; the trap comes when the held operation
+                // becomes ready and is handed to Foundation, on the thread that made it ready.
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    operation.addCondition(MisuseTable.LateCondition())
+                    ConditionalOperationQueue().addOperation(operation)
+                    OperationQueue().addOperation(operation)
+                    MisuseTable.say("accepted by the second queue in state \(operation.state)")
+                    await MisuseTable.hang(seconds: 5)
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains("accepted by the second queue in state evaluatingConditions"))
+                #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_addingAFinishedOperationToAQueueTrapsInFoundation() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    operation.start()  // the default execute() finishes at once
+                    OperationQueue().addOperation(operation)
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_startingAnOperationByHandThenEnqueuingItTrapsWhenTheQueueStartsIt() async {
+                // Foundation accepts it (it has not executed yet); once its dependency finished, the
+                // queue's start() is the second one.
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let dependency = BlockOperation {}
+                    let operation = ConditionalOperation()
+                    operation.name = "Hand-started"
+                    operation.addDependency(dependency)
+                    operation.start()  // waits for its dependency
+                    OperationQueue().addOperation(operation)
+                    OperationQueue().addOperation(dependency)
+                    await MisuseTable.hang(seconds: 5)
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains("ConditionalOperation 'Hand-started': start() called twice (S13"))
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_startingAQueuedOperationByHandCrashesTheQueueOnceTheOperationIsReleased() async {
+                // The operation runs on the caller's thread and leaves the queue's count, but
+                // swift-corelibs-foundation's queue keeps an unretained pointer to it (LINUX-FOUNDATION.md):
+                // once it is released, the queue's next scheduling pass reads freed memory. That is
+                // undefined behaviour: a SIGSEGV here, but under ThreadSanitizer (which quarantines freed
+                // memory) the child hangs until its watchdog ends it instead.
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let queue = OperationQueue()
+                    queue.isSuspended = true
+                    do {
+                        let operation = ConditionalOperation()
+                        queue.addOperation(operation)
+                        operation.start()
+                        guard operation.isFinished, queue.operationCount == 0 else { exit(3) }
+                    }
+                    queue.isSuspended = false  // reads the released operation
+                    await MisuseTable.hang(seconds: 2)
+                }
+                #expect(result?.exitStatus != .exitCode(3), "it ran by hand and left the queue's count")
+                if !MisuseTable.isThreadSanitized {
+                    let message = MisuseTable.text(result?.standardErrorContent)
+                    #expect(!message.contains("watchdog"), "it crashed")
+                }
+            }
+        #endif
+
+        // MARK: finish
+
+        @Test func S6_finishBeforeStartIsKeptAndANeverStartedOperationNeverFinishes() async {
+            let operation = ProbeOperation()
+            operation.finish(error: TestError(1))
+            #expect(operation.state == .initialized)
+            #expect(!operation.isFinished, "finishing waits for start(): nothing else will finish it")
+            #expect(operation.isReady, "ready, so that a queue starts it at once")
+            #expect(operation.state == .ready)
+            // S6_finishBeforeExecutionFinishesWithoutExecutingOnceStarted covers the queue; by hand:
+            operation.start()
+            #expect(operation.isFinished)
+            #expect(operation.executions.current == 0)
+            #expect(operation.errors as? [TestError] == [TestError(1)])
+        }
+
+        @Test func S6_finishingTwiceKeepsTheFirstAndLogsTheSecondInDebugBuilds() async {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let operation = ConditionalOperation()
+                operation.name = "Twice"
+                operation.finish(error: MisuseTable.Failure(1))
+                operation.start()
+                operation.finish(error: MisuseTable.Failure(2))
+                guard operation.errors.count == 1,
+                    operation.errors.first as? MisuseTable.Failure == MisuseTable.Failure(1)
+                else { exit(3) }
+            }
+            let message = MisuseTable.text(result?.standardErrorContent)
+            #if DEBUG
+                #expect(message.contains("ConditionalOperation 'Twice': finish called again and ignored (S6"))
+            #else
+                #expect(!message.contains("finish called again"))
+            #endif
+        }
+
+        @Test func S6_aSecondFinishInProcessChangesNothing() async {
+            let operation = ProbeOperation(.finishWith([TestError(1)]))
+            let observer = RecordingObserver()
+            operation.addObserver(observer)
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            operation.finish(error: TestError(2))
+            operation.finish()
+            #expect(operation.errors as? [TestError] == [TestError(1)])
+            #expect(observer.events == ["didStart", "didFinish"])
+            #expect(operation.hooks.all == ["finished(1)"])
+        }
+
+        // MARK: Conditions that misbehave
+
+        @Test func S13_aConditionThatNeverAnswersLeavesTheOperationEvaluatingUntilCancelled() async {
+            let silent = ManualCondition()  // never answered
+            let operation = ProbeOperation()
+            operation.addCondition(silent)
+            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            let observer = RecordingObserver()
+            operation.addObserver(observer)
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.addOperation(operation)
+            #expect(await silent.evaluated.wait())
+            // The queue keeps working: the waiting operation holds no slot and no thread.
+            let unrelated = ProbeOperation()
+            let unrelatedDone = completionLatch([unrelated])
+            queue.addOperation(unrelated)
+            #expect(await unrelatedDone.wait())
+            // Past the timeout: a TimeoutObserver starts at didStart, which never comes.
+            #expect(await Latch().wait(seconds: 0.2) == false)
+            // What a user sees, and how to find it: the state says where it is stuck.
+            #expect(operation.state == .evaluatingConditions)
+            #expect(!operation.isReady)
+            #expect(!operation.isFinished && !operation.isCancelled)
+            let unfinishedDependencies = operation.dependencies.filter { !$0.isFinished }
+            #expect(unfinishedDependencies.isEmpty, "nothing else to wait for")
+            await MisuseTable.waitUntil { queue.operationCount == 1 }  // Foundation drops `unrelated` a moment later
+            #expect(queue.operationCount == 1, "it stays in its queue")
+            #expect(observer.events.isEmpty)
+            // A cancel abandons the pending condition; a late answer is then ignored.
+            let done = completionLatch([operation])
+            operation.cancel()
+            #expect(await done.wait())
+            silent.answer(.satisfied)
+            #expect(operation.executions.current == 0)
+            #expect(observer.events == ["didCancel", "didFinish"])
+        }
+
+        @Test(arguments: [true, false])
+        func S2_aConditionThatAnswersTwiceCountsOnlyItsFirstAnswer(satisfiedFirst: Bool) async {
+            let condition = ManualCondition()
+            let operation = ProbeOperation()
+            operation.addCondition(condition)
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await condition.evaluated.wait())
+            condition.answer(satisfiedFirst ? .satisfied : .failed(TestError(1)))
+            condition.answer(satisfiedFirst ? .failed(TestError(2)) : .satisfied)
+            #expect(await done.wait())
+            condition.answer(.failed(TestError(3)))  // after finishing: ignored too
+            #expect(operation.executions.current == (satisfiedFirst ? 1 : 0))
+            #expect(operation.errors as? [TestError] == (satisfiedFirst ? [] : [TestError(1)]))
+        }
+
+        @Test func S2_twoAnswersRacingFromTwoThreadsCountOnce() async {
+            let operations = (0..<500).map { _ in
+                let operation = ProbeOperation()
+                operation.addCondition(MisuseTable.RacingCondition())
+                return operation
+            }
+            let done = completionLatch(operations)
+            OperationQueue().add(operations)
+            #expect(await done.wait())
+            for operation in operations {
+                let failed = operation.errors.count == 1
+                #expect(operation.errors.count <= 1)
+                #expect(operation.executions.current == (failed ? 0 : 1))
+                #expect(operation.hooks.all.count == 1)
+            }
+        }
+
+        // MARK: Observers that add observers
+
+        @Test func S1_anObserverAddedInDidStartHearsWhatComesAfter() async {
+            let late = RecordingObserver()
+            let operation = ProbeOperation(.finishLater)
+            operation.addObserver(BlockObserver(didStart: { $0.addObserver(late) }))
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(late.events == ["didFinish"], "not the didStart being delivered")
+        }
+
+        @Test func S1_anObserverAddedInDidFinishGetsDidFinishOnce() async {
+            let late = RecordingObserver()
+            let operation = ProbeOperation()
+            operation.addObserver(BlockObserver(didFinish: { operation, _ in operation.addObserver(late) }))
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(late.events == ["didFinish"])
+            #expect(late.overlapCount == 0)
+        }
+
+        @Test func S1_anObserverAddedAfterFinishingGetsDidFinishAtOnce() async {
+            let operation = ProbeOperation(.finishWith([TestError(4)]))
+            operation.start()
+            #expect(operation.isFinished)
+            let late = Recorder()
+            operation.addObserver(
+                BlockObserver(didFinish: { _, errors in late.record("didFinish \(errors.count)") }))
+            #expect(late.all == ["didFinish 1"], "synchronously, inside addObserver")
+        }
+
+        @Test func S1_anObserverThatAddsAnObserverInEveryCallbackNeitherDeadlocksNorOverlaps() async {
+            let recorder = RecordingObserver()
+            let operation = ProbeOperation(.never)
+            operation.addObserver(MisuseTable.SpawningObserver(recorder: recorder, generations: 3))
+            let started = Latch()
+            operation.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await started.wait())
+            operation.cancel()
+            #expect(await done.wait())
+            #expect(recorder.overlapCount == 0)
+            #expect(recorder.recorder.count("didFinish") >= 1)
+        }
+
+        // MARK: Dependencies on itself
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S13_anOperationThatDependsOnItselfDeadlocksInFoundationsAddDependency() async {
+                // swift-corelibs-foundation's addDependency locks the dependency, then the receiver:
+                // the same non-recursive lock twice. The calling thread blocks forever, holding the
+                // operation's lock. Bounded here by a watchdog in the child process.
+                await #expect(processExitsWith: .exitCode(MisuseTable.hangExitCode)) {
+                    MisuseTable.watchdog(seconds: 1)
+                    let operation = ConditionalOperation()
+                    operation.addDependency(operation)
+                    exit(0)  // never reached
+                }
+            }
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            @Test func S9_aTwoOperationCycleOnAPlainQueueWaitsForeverUntilCancelled() async {
+                let first = ProbeOperation()
+                let second = ProbeOperation()
+                first.addDependency(second)
+                second.addDependency(first)
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                queue.add([first, second])
+                let unrelated = ProbeOperation()
+                let unrelatedDone = completionLatch([unrelated])
+                queue.addOperation(unrelated)
+                #expect(await unrelatedDone.wait(), "the queue goes on around the cycle")
+                #expect(first.state == .initialized && second.state == .initialized)
+                #expect(!first.isReady && !second.isReady)
+                await MisuseTable.waitUntil { queue.operationCount == 2 }  // Foundation drops `unrelated` a moment later
+                #expect(queue.operationCount == 2)
+                let done = completionLatch([first, second])
+                first.cancel()  // Foundation forgets the cancelled operation's dependencies
+                #expect(await done.wait())
+                #expect(first.executions.current == 0)
+                #expect(second.executions.current == 1, "second ran once first finished")
+            }
+        #endif
+    }
+}
