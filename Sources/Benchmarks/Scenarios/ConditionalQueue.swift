@@ -55,4 +55,24 @@ extension Scenario {
             ]
         },
         footnote: { _ in "exclusive-cond-queue: DESIGN.md asks ≤ 5 µs per operation, linear in n." })
+
+    /// One exclusivity category on a plain `OperationQueue`: waiting operations stay in Foundation's
+    /// queue, whose scheduling pass walks them all (quadratic); the library must add nothing to it.
+    static let exclusivePlain = Scenario(
+        name: "exclusive-plain",
+        summary:
+            "operations in one exclusivity category on a plain OperationQueue vs BlockOperations on a serial OperationQueue",
+        defaultSizes: [2_000, 10_000],
+        timeLimit: Scenario.quadraticLimit,
+        measure: { n, settings, limit in
+            [
+                TimedComparison(
+                    matchup: Matchup(
+                        shape: .independent, foundation: .blockOperationOnSerialQueue,
+                        ours: .exclusiveOnPlainQueue),
+                    warmupSize: { min($0, 1_000) }
+                )
+                .run(label: "exclusive-plain", n: n, settings: settings, limit: limit, target: nil)
+            ]
+        })
 }

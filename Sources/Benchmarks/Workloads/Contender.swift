@@ -35,6 +35,14 @@ extension Contender {
     /// Foundation's nearest to one exclusivity category: a serial queue.
     static let blockOperationOnSerialQueue = Contender(make: { BlockOperation {} }, queue: .serial)
 
+    /// The library, all operations in one exclusivity category, on a plain `OperationQueue`.
+    static let exclusiveOnPlainQueue = Contender(
+        make: {
+            let operation = NoopOperation()
+            operation.addCondition(MutuallyExclusive(category: "benchmark"))
+            return operation
+        })
+
     /// The library, all operations in one exclusivity category, on a `ConditionalOperationQueue`.
     static let exclusiveOnConditionalQueue = Contender(
         make: {
