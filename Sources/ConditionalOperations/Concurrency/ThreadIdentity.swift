@@ -4,6 +4,9 @@ import Foundation
 struct ThreadIdentity: Equatable, Sendable {
     private let value: UInt
 
+    /// No thread: `pthread_self()` is never zero.
+    static let none = ThreadIdentity(value: 0)
+
     static var current: ThreadIdentity {
         #if canImport(Darwin)
             ThreadIdentity(value: UInt(bitPattern: pthread_self()))

@@ -28,43 +28,151 @@ struct OperationStateMachine {
     private(set) weak var exclusivityParent: ConditionalOperation?
     private var effects = EffectQueue()
     /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
-    private var executingThread: ThreadIdentity?
+    private var executingThread = ThreadIdentity.none
     private var unansweredConditions: Int32 = 0
     /// Changes whenever the library may add dependencies (condition dependencies): an answer of
     /// Foundation's `isReady` read before that is stale.
     private var dependencyEpoch: UInt32 = 0
+    /// Every yes-or-no fact of the machine, one bit each (the machine is stored in every
+    /// operation): see the properties of the same names below.
+    private var flags: Flags = []
+
+    private struct Flags: OptionSet {
+        let rawValue: UInt32
+        static let hasAnnouncedReadiness = Flags(rawValue: 1 << 0)
+        static let isReannouncePending = Flags(rawValue: 1 << 1)
+        static let isCancelled = Flags(rawValue: 1 << 2)
+        static let isStartRequested = Flags(rawValue: 1 << 3)
+        static let isHeldByOwner = Flags(rawValue: 1 << 4)
+        static let isBeingReleased = Flags(rawValue: 1 << 5)
+        static let isSettlingInline = Flags(rawValue: 1 << 6)
+        static let isAcquiringCategories = Flags(rawValue: 1 << 7)
+        static let holdsCategories = Flags(rawValue: 1 << 8)
+        static let hasRequestedCategories = Flags(rawValue: 1 << 9)
+        static let conditionsFailed = Flags(rawValue: 1 << 10)
+        static let isFinishRequested = Flags(rawValue: 1 << 11)
+        static let didExecute = Flags(rawValue: 1 << 12)
+        static let isExecuteCalled = Flags(rawValue: 1 << 13)
+        static let isExecuteDue = Flags(rawValue: 1 << 14)
+        static let executesOnAnotherThread = Flags(rawValue: 1 << 15)
+        static let isDelivering = Flags(rawValue: 1 << 16)
+    }
+
+    private var hasAnnouncedReadiness: Bool {
+        get { flags.contains(.hasAnnouncedReadiness) }
+        set {
+            if newValue { flags.insert(.hasAnnouncedReadiness) } else { flags.remove(.hasAnnouncedReadiness) }
+        }
+    }
+
+    private var isReannouncePending: Bool {
+        get { flags.contains(.isReannouncePending) }
+        set { if newValue { flags.insert(.isReannouncePending) } else { flags.remove(.isReannouncePending) } }
+    }
+
+    private(set) var isCancelled: Bool {
+        get { flags.contains(.isCancelled) }
+        set { if newValue { flags.insert(.isCancelled) } else { flags.remove(.isCancelled) } }
+    }
+
+    private(set) var isStartRequested: Bool {
+        get { flags.contains(.isStartRequested) }
+        set { if newValue { flags.insert(.isStartRequested) } else { flags.remove(.isStartRequested) } }
+    }
+
+    /// Its owner keeps it out of Foundation's queue until it is ready (linear-time scheduling).
+    private var isHeldByOwner: Bool {
+        get { flags.contains(.isHeldByOwner) }
+        set { if newValue { flags.insert(.isHeldByOwner) } else { flags.remove(.isHeldByOwner) } }
+    }
+
+    /// The operation is being deallocated: readiness queries must change nothing.
+    private var isBeingReleased: Bool {
+        get { flags.contains(.isBeingReleased) }
+        set { if newValue { flags.insert(.isBeingReleased) } else { flags.remove(.isBeingReleased) } }
+    }
+
+    /// A caller is evaluating conditions or acquiring categories synchronously and will report
+    /// the outcome itself: answers arriving meanwhile only record.
+    private var isSettlingInline: Bool {
+        get { flags.contains(.isSettlingInline) }
+        set { if newValue { flags.insert(.isSettlingInline) } else { flags.remove(.isSettlingInline) } }
+    }
+
+    private var isAcquiringCategories: Bool {
+        get { flags.contains(.isAcquiringCategories) }
+        set {
+            if newValue { flags.insert(.isAcquiringCategories) } else { flags.remove(.isAcquiringCategories) }
+        }
+    }
+
+    private var holdsCategories: Bool {
+        get { flags.contains(.holdsCategories) }
+        set { if newValue { flags.insert(.holdsCategories) } else { flags.remove(.holdsCategories) } }
+    }
+
+    /// Once categories were requested, finishing releases them (releasing is idempotent).
+    private var hasRequestedCategories: Bool {
+        get { flags.contains(.hasRequestedCategories) }
+        set {
+            if newValue {
+                flags.insert(.hasRequestedCategories)
+            } else {
+                flags.remove(.hasRequestedCategories)
+            }
+        }
+    }
+
+    private var conditionsFailed: Bool {
+        get { flags.contains(.conditionsFailed) }
+        set { if newValue { flags.insert(.conditionsFailed) } else { flags.remove(.conditionsFailed) } }
+    }
+
+    private var isFinishRequested: Bool {
+        get { flags.contains(.isFinishRequested) }
+        set { if newValue { flags.insert(.isFinishRequested) } else { flags.remove(.isFinishRequested) } }
+    }
+
+    private var didExecute: Bool {
+        get { flags.contains(.didExecute) }
+        set { if newValue { flags.insert(.didExecute) } else { flags.remove(.didExecute) } }
+    }
+
+    private var isExecuteCalled: Bool {
+        get { flags.contains(.isExecuteCalled) }
+        set { if newValue { flags.insert(.isExecuteCalled) } else { flags.remove(.isExecuteCalled) } }
+    }
+
+    /// `execute()` is due once the effects queued before it were delivered.
+    private var isExecuteDue: Bool {
+        get { flags.contains(.isExecuteDue) }
+        set { if newValue { flags.insert(.isExecuteDue) } else { flags.remove(.isExecuteDue) } }
+    }
+
+    private var executesOnAnotherThread: Bool {
+        get { flags.contains(.executesOnAnotherThread) }
+        set {
+            if newValue {
+                flags.insert(.executesOnAnotherThread)
+            } else {
+                flags.remove(.executesOnAnotherThread)
+            }
+        }
+    }
+
+    private var isDelivering: Bool {
+        get { flags.contains(.isDelivering) }
+        set { if newValue { flags.insert(.isDelivering) } else { flags.remove(.isDelivering) } }
+    }
 
     // swift-corelibs-foundation caches `isReady` and a caller can store a stale `false` after our
     // announcement: a query made during an announcement, beyond the announcement's own, or a query
     // made after it (the queue's re-test), calls for one more announcement.
     private var announcementsInProgress: UInt16 = 0
     private var queriesDuringAnnouncements: UInt16 = 0
-    private var hasAnnouncedReadiness = false
-    private var isReannouncePending = false
 
     private(set) var state: State = .initialized
-    private(set) var isCancelled = false
-    private(set) var isStartRequested = false
-    /// Its owner keeps it out of Foundation's queue until it is ready (linear-time scheduling).
-    private var isHeldByOwner = false
-    /// The operation is being deallocated: readiness queries must change nothing.
-    private var isBeingReleased = false
     private var conditionDependencies = ConditionDependencies.unasked
-    /// A caller is evaluating conditions or acquiring categories synchronously and will report
-    /// the outcome itself: answers arriving meanwhile only record.
-    private var isSettlingInline = false
-    private var isAcquiringCategories = false
-    private var holdsCategories = false
-    /// Once categories were requested, finishing releases them (releasing is idempotent).
-    private var hasRequestedCategories = false
-    private var conditionsFailed = false
-    private var isFinishRequested = false
-    private var didExecute = false
-    private var isExecuteCalled = false
-    /// `execute()` is due once the effects queued before it were delivered.
-    private var isExecuteDue = false
-    private var executesOnAnotherThread = false
-    private var isDelivering = false
 
     private enum ConditionDependencies {
         case unasked
@@ -422,7 +530,7 @@ struct OperationStateMachine {
             }
             isExecuteCalled = true
             isDelivering = false
-            if !executesOnAnotherThread { executingThread = thread }
+            if !executesOnAnotherThread, let thread { executingThread = thread }
             return (.execute(onAnotherThread: executesOnAnotherThread), [])
         }
         isDelivering = false
@@ -457,7 +565,7 @@ struct OperationStateMachine {
         observers = []
         conditions = []
         owner = nil
-        executingThread = nil
+        executingThread = .none
         waiters = []
         return action
     }
