@@ -70,7 +70,7 @@ extension OperationStateMachine {
     enum StartAction {
         /// `start()` was called before: a misuse (S13).
         case misuse
-        /// Ask whether the dependencies finished, then query readiness with `canLaunch: true`.
+        /// Query readiness in the `start` context: it launches the operation once ready.
         case admit
         /// Conditions are being evaluated; their completion launches the operation.
         case wait

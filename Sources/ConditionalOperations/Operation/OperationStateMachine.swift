@@ -212,13 +212,6 @@ struct OperationStateMachine {
         return true
     }
 
-    /// Hands out the conditions to ask for their dependencies, once (S3); `nil` if already asked.
-    mutating func takeConditionsForDependencies() -> [any OperationCondition]? {
-        guard conditionDependencies == .unasked, state < .evaluatingConditions else { return nil }
-        conditionDependencies = .asking
-        return conditions
-    }
-
     /// Adds an observer; returns the errors to report at once if the operation already finished.
     mutating func addObserver(_ observer: any OperationObserver) -> [any Error]? {
         if state == .finished { return errors }
@@ -544,7 +537,7 @@ struct OperationStateMachine {
     }
 
     /// Observers added after `count` of them had been told, while finishing.
-    func observers(after count: Int) -> [any OperationObserver] {
+    private func observers(after count: Int) -> [any OperationObserver] {
         count < observers.count ? Array(observers[count...]) : []
     }
 

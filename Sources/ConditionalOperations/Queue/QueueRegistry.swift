@@ -73,10 +73,6 @@ struct QueueRegistry {
         barriers.removeAll { $0 === barrier }
     }
 
-    func contains(_ operation: Foundation.Operation) -> Bool {
-        entries[ObjectIdentifier(operation)] != nil
-    }
-
     /// Forgets an operation handed to Foundation or finished.
     mutating func remove(_ operation: Foundation.Operation) {
         let id = ObjectIdentifier(operation)
