@@ -12,6 +12,14 @@ extension ConditionalOperation {
     /// dependencies, evaluation, categories), then performs the followups. Returns whether the
     /// operation is ready.
     func settle(_ readiness: Readiness, context: Context) -> Bool {
+        let (isReady, followup) = advance(readiness, context: context)
+        perform(followup)
+        return isReady
+    }
+
+    /// The steps of ``settle(_:context:)``; returns the followups to perform instead of
+    /// performing them.
+    func advance(_ readiness: Readiness, context: Context) -> (isReady: Bool, followup: Followup) {
         var readiness = readiness
         var followup = readiness.followup
         while true {
@@ -43,8 +51,7 @@ extension ConditionalOperation {
             }
             followup.formUnion(readiness.followup)
         }
-        perform(followup)
-        return readiness.isReady
+        return (readiness.isReady, followup)
     }
 
     func perform(_ followup: Followup) {
@@ -104,8 +111,10 @@ extension ConditionalOperation {
         while let (effect, observers) = machine.withLock({ $0.nextEffect(thread: thread) }) {
             switch effect {
             case .didStart:
-                willChangeValue(forKey: "isExecuting")
-                didChangeValue(forKey: "isExecuting")
+                if Self.notifiesExecuting {
+                    willChangeValue(forKey: "isExecuting")
+                    didChangeValue(forKey: "isExecuting")
+                }
                 for observer in observers { observer.operationDidStart(self) }
             case .didProduce(let operation):
                 for observer in observers { observer.operation(self, didProduce: operation) }
@@ -134,7 +143,8 @@ extension ConditionalOperation {
         for observer in observers { observer.operationDidFinish(self, errors: errors) }
         // Before isFinished flips, so that dependents never overlap with this operation (S7).
         if releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
-        if wasExecuting { willChangeValue(forKey: "isExecuting") }
+        let notifiesExecuting = wasExecuting && Self.notifiesExecuting
+        if notifiesExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
         var notified = observers.count
         while true {
@@ -143,13 +153,24 @@ extension ConditionalOperation {
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
             case .finished(let waiters, let owner):
-                if wasExecuting { didChangeValue(forKey: "isExecuting") }
+                if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter.resume() }
                 return
             }
         }
+    }
+
+    /// Whether KVO `isExecuting` is posted. Apple's Foundation needs it; swift-corelibs-foundation
+    /// only records it for its own `start()`, which a `ConditionalOperation` replaces, and pays
+    /// locks and string comparisons for each notification.
+    private static var notifiesExecuting: Bool {
+        #if canImport(Darwin)
+            true
+        #else
+            false
+        #endif
     }
 
     private var dispatchQoS: DispatchQoS.QoSClass { qualityOfService.dispatchQoSClass }

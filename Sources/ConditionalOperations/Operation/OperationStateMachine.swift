@@ -391,10 +391,15 @@ struct OperationStateMachine {
     }
 
     /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
-    mutating func enqueue(on owner: ConditionalOperationQueue) -> EnqueueAction {
+    /// `dependenciesFinished`: the queue saw every dependency finished.
+    mutating func enqueue(on owner: ConditionalOperationQueue, dependenciesFinished: Bool) -> EnqueueAction {
         guard self.owner == nil, !isStartRequested, state < .executing else { return .misuse }
         self.owner = owner
         guard state < .ready else { return .ready }
+        if dependenciesFinished, state == .initialized, conditions.isEmpty || isFinishRequested {
+            state = .ready  // nothing to wait for: the common case, in one step
+            return .ready
+        }
         isHeldByOwner = true
         if state == .initialized { state = .pending }
         guard conditionDependencies == .unasked, !conditions.isEmpty else { return .held(conditions: []) }

@@ -3,34 +3,36 @@ import Foundation
 /// How a ``ConditionalOperationQueue`` admits its operations.
 extension ConditionalOperation {
     /// Added to `queue`: ask for condition dependencies (S3) and add them to the same queue, then
-    /// move towards `ready`; the queue gets the operation back through `handOver` once it is.
-    /// Returns whether it was handed over already.
+    /// move towards `ready`. Returns whether it is ready now: the caller then hands it to
+    /// Foundation itself, so that a batch is handed over at once. Once it becomes ready later, a
+    /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
-    @discardableResult
-    func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool = false) -> Bool {
-        switch machine.withLock({ $0.enqueue(on: queue) }) {
+    func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
+        let readiness: Readiness
+        switch machine.withLock({ $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) }) {
         case .misuse:
             preconditionFailure(
                 "\(diagnosticName): added to a queue while already in one or started "
                     + "(S13: an operation is added to one queue, once)")
-        case .held(let conditions):
-            // Once ready, the followup hands it over.
-            guard !conditions.isEmpty else {
-                guard dependenciesFinished else { return queryReadiness(context: .callback) }
-                let readiness = machine.withLock {
-                    $0.queryReadiness(dependenciesFinished: true, context: .callback)
-                }
-                return settle(readiness, context: .callback)
+        case .ready:
+            return true
+        case .held(let conditions) where conditions.isEmpty:
+            readiness = machine.withLock {
+                $0.queryReadiness(
+                    dependenciesFinished: dependenciesFinished ? true : nil, context: .callback)
             }
+        case .held(let conditions):
             for dependency in conditions.compactMap({ $0.dependency(for: self) }) {
                 addDependency(dependency)
                 queue.addOperation(dependency)
             }
-            return settle(machine.withLock { $0.conditionDependenciesAdded() }, context: .callback)
-        case .ready:
-            queue.handOver(self)
-            return true
+            readiness = machine.withLock { $0.conditionDependenciesAdded() }
         }
+        var followup = advance(readiness, context: .callback).followup
+        let handsOver = followup.contains(.handToQueue)
+        followup.remove(.handToQueue)
+        perform(followup)
+        return handsOver
     }
 
     /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without

@@ -45,6 +45,39 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
     // MARK: Adding
 
     open override func addOperation(_ operation: Foundation.Operation) {
+        if admit(operation) { super.addOperation(operation) }
+    }
+
+    open override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
+        // The ready operations go to Foundation in batches: one lock and one scheduling pass each
+        // instead of one per operation. Foundation holds its lock while it dispatches a whole
+        // batch, and every finishing operation needs that lock: with no concurrency limit, batches
+        // of a bounded size let operations run while the rest are still being dispatched. With a
+        // limit, one batch keeps Foundation's priority order among all of them.
+        let batchSize =
+            maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
+            ? Self.handOverBatchSize : operations.count
+        var ready: [Foundation.Operation] = []
+        ready.reserveCapacity(Swift.min(batchSize, operations.count))
+        for operation in operations where admit(operation) {
+            ready.append(operation)
+            if ready.count == batchSize {
+                super.addOperations(ready, waitUntilFinished: false)
+                ready.removeAll(keepingCapacity: true)
+            }
+        }
+        if !ready.isEmpty { super.addOperations(ready, waitUntilFinished: false) }
+        guard wait else { return }
+        for operation in operations { operation.waitUntilFinished() }
+    }
+
+    /// Measured with the benchmark's noop-conditional-queue scenario (2 cores): 256 to 16k
+    /// operations per batch all beat a single batch and one operation at a time; 1k was best.
+    private static let handOverBatchSize = 1024
+
+    /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
+    /// ready. Returns whether it goes to Foundation now (the caller hands it over).
+    private func admit(_ operation: Foundation.Operation) -> Bool {
         let (delegate, barriers) =
             registryInUse.load(ordering: .acquiring)
             ? registry.withLock { ($0.delegate, $0.barriers) } : (nil, [])
@@ -54,26 +87,26 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
             if delegate != nil {
                 FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
             }
-            return super.addOperation(operation)
+            return true
         }
-        // Only an operation with unfinished dependencies can be part of a cycle.
-        let dependencies = operation.dependencies.filter { !$0.isFinished }
+        // Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
+        // readiness answers cheaply for the common operation without any; listing them costs more.
+        let dependencies =
+            conditional.dependenciesFinished ? [] : operation.dependencies.filter { !$0.isFinished }
         var cycle: [Foundation.Operation] = []
         if !dependencies.isEmpty {
             cycle = updateRegistry { $0.add(operation, dependencies: dependencies) }
         }
-        if !conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty), dependencies.isEmpty {
+        let isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
+        if isReady, !dependencies.isEmpty {
+            updateRegistry { $0.remove(operation) }
+        } else if !isReady, dependencies.isEmpty {
             // Still held back (conditions, categories): keep it where cancel and wait find it.
             _ = updateRegistry { $0.add(operation, dependencies: []) }
             if conditional.state >= .ready { updateRegistry { $0.remove(operation) } }  // handed over meanwhile
         }
         if !cycle.isEmpty { breakCycle(cycle) }
-    }
-
-    open override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
-        for operation in operations { addOperation(operation) }
-        guard wait else { return }
-        for operation in operations { operation.waitUntilFinished() }
+        return isReady
     }
 
     /// Runs `barrier` once every operation added before it finished; operations added after it

@@ -59,6 +59,46 @@ extension ConditionalOperationsTests {
             #expect(machine.state == .ready)
         }
 
+        @Test func enqueuedWithNothingToWaitForItIsReadyInOneStep() {
+            let queue = ConditionalOperationQueue()
+            var machine = Machine()
+            guard case .ready = machine.enqueue(on: queue, dependenciesFinished: true) else {
+                Issue.record("not ready at once")
+                return
+            }
+            #expect(machine.state == .ready)
+            #expect(machine.owner === queue)
+            guard case .launched = machine.start() else {
+                Issue.record("start did not launch")
+                return
+            }
+        }
+
+        @Test func enqueuedWithUnfinishedDependenciesOrConditionsItIsHeld() {
+            let queue = ConditionalOperationQueue()
+            var waiting = Machine()
+            guard case .held(let none) = waiting.enqueue(on: queue, dependenciesFinished: false) else {
+                Issue.record("not held")
+                return
+            }
+            #expect(none.isEmpty)
+            #expect(waiting.state == .pending)
+            var guarded = Machine()
+            _ = guarded.addCondition(BlockCondition { true }, categories: [])
+            guard case .held(let conditions) = guarded.enqueue(on: queue, dependenciesFinished: true) else {
+                Issue.record("not held")
+                return
+            }
+            #expect(conditions.count == 1)
+            #expect(guarded.state == .pending)
+            // Once ready, the queue holding it is told to hand it over.
+            #expect(guarded.conditionDependenciesAdded().needsDependencies)
+            let evaluated = Self.evaluationStep(&guarded, context: .callback)
+            #expect(evaluated.count == 1)
+            _ = guarded.conditionEvaluated(at: 0, .satisfied)
+            #expect(guarded.endInlineEvaluation(context: .callback).followup == .handToQueue)
+        }
+
         @Test func fullLifeOfAnExecutedOperation() {
             var machine = Self.readyMachine()
             guard case .launched(let followup) = machine.start() else {

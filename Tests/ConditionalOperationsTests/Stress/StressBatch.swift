@@ -149,6 +149,34 @@ enum StressBatch {
         return outcome
     }
 
+    /// Adds the operations in the plan's order, one at a time or in runs through
+    /// `addOperations(_:waitUntilFinished:)`, whose batched hand-over to Foundation differs.
+    /// The run lengths come from a stream of their own, so a seed still plans the same workload.
+    private static func enqueue(_ built: Built, _ plan: StressPlan) {
+        var lengths = SplitMix64(seed: plan.seed ^ 0xBA7C_4E5)
+        var run: [Foundation.Operation] = []
+        var runQueue = 0
+        var runLength = 0
+        func flush() {
+            if run.count == 1 {
+                built.queues[runQueue].addOperation(run[0])
+            } else if !run.isEmpty {
+                built.queues[runQueue].addOperations(run, waitUntilFinished: false)
+            }
+            run.removeAll()
+        }
+        for index in plan.enqueueOrder {
+            let queue = plan.operations[index].queue
+            if queue != runQueue || run.count >= runLength {
+                flush()
+                runQueue = queue
+                runLength = lengths.int(1...8)
+            }
+            run.append(built.operations[index])
+        }
+        flush()
+    }
+
     /// Adds the operations to their queues, then sets off the planned cancels, finishes,
     /// resumes and suspensions from other threads.
     private static func launch(_ built: Built, _ plan: StressPlan) {
@@ -157,9 +185,7 @@ enum StressBatch {
             operation.cancelAsPlanned()
             if operation.plan.cancel?.twice == true { operation.cancelAsPlanned(copy: 1) }
         }
-        for index in plan.enqueueOrder {
-            built.queues[plan.operations[index].queue].addOperation(built.operations[index])
-        }
+        enqueue(built, plan)
         for operation in built.operations {
             let operationPlan = plan.operations[operation.index]
             if case .afterEnqueue(let delay)? = operationPlan.cancel?.moment {
