@@ -29,6 +29,9 @@ public struct MutuallyExclusive: OperationCondition {
     public var mutuallyExclusiveCategories: Set<String> { [category] }
 
     /// Always satisfied: the exclusivity itself is enforced when the operation becomes ready.
+    ///
+    /// An operation given a `MutuallyExclusive` directly keeps only its categories and never calls
+    /// this; a wrapper such as `SilentCondition` calls it as it calls any condition.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void

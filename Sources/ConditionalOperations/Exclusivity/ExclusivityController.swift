@@ -5,42 +5,64 @@
 /// lock, so any two requests are in the same order in every queue they share: no request can wait
 /// for another that waits for it, and several categories are acquired all or none.
 ///
-/// A requester (an operation) has one request at a time. Queues hold tickets (the requester and
-/// the request's serial number, never used again), so a released ticket left in a queue can't come
-/// back to life through a new request at the same address. Releasing is idempotent and also
-/// withdraws a request still waiting.
+/// A requester (an operation) has one request at a time. A request refers to its categories'
+/// queues directly, so releasing it hashes no category name; a released request left inside a
+/// queue is dropped once it reaches the front. Releasing is idempotent and also withdraws a
+/// request still waiting.
 final class ExclusivityController: Sendable {
     static let shared = ExclusivityController()
 
     typealias Grant = @Sendable () -> Void
 
-    private struct Request {
-        let serial: UInt64
-        let categories: [String]
+    /// One requester's request, in the queue of each of its categories. Reached only under the
+    /// controller's lock.
+    private final class Request {
+        let categories: [Category]
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
+        var isReleased = false
+
+        init(categories: [Category], grant: @escaping Grant) {
+            self.categories = categories
+            self.grant = grant
+        }
+
+        /// Takes the grant if the request is now first in every one of its queues.
+        func takeGrantIfFirst() -> Grant? {
+            guard let grant, categories.allSatisfy({ $0.first === self }) else { return nil }
+            self.grant = nil
+            return grant
+        }
+    }
+
+    /// A category's requests in arrival order. Reached only under the controller's lock.
+    private final class Category {
+        let name: String
+        private var requests = RequestQueue<Request>()
+
+        init(name: String) {
+            self.name = name
+        }
+
+        /// The request first in line; released requests are dropped on the way.
+        var first: Request? { requests.dropFirst { $0.isReleased } }
+
+        var waitingCount: Int { requests.count { !$0.isReleased } }
+
+        func append(_ request: Request) {
+            requests.append(request)
+        }
     }
 
     private struct State {
-        var queues: [String: RequestQueue] = [:]
+        var categories: [String: Category] = [:]
         var requests: [ObjectIdentifier: Request] = [:]
-        var nextSerial: UInt64 = 0
 
-        /// The requester first in `category`; released and withdrawn tickets are dropped on the way.
-        mutating func holder(of category: String) -> ObjectIdentifier? {
-            let requests = self.requests  // a reference, not a copy: read while `queues` changes
-            let first = queues[category]?.dropFirst { requests[$0.requester]?.serial != $0.serial }
-            if first == nil { queues[category] = nil }
-            return first?.requester
-        }
-
-        /// Takes the grant of `requester` if it is now first in every one of its queues.
-        mutating func takeGrantIfFirst(_ requester: ObjectIdentifier) -> Grant? {
-            guard let request = requests[requester], request.grant != nil,
-                request.categories.allSatisfy({ holder(of: $0) == requester })
-            else { return nil }
-            requests[requester]?.grant = nil
-            return request.grant
+        mutating func category(named name: String) -> Category {
+            if let category = categories[name] { return category }
+            let category = Category(name: name)
+            categories[name] = category
+            return category
         }
     }
 
@@ -50,12 +72,10 @@ final class ExclusivityController: Sendable {
     /// before this returns, and always outside the lock.
     func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) {
         let granted = state.withLock { state -> Grant? in
-            let ticket = RequestQueue.Ticket(requester: requester, serial: state.nextSerial)
-            state.nextSerial += 1
-            let ordered = Array(categories)
-            state.requests[requester] = Request(serial: ticket.serial, categories: ordered, grant: grant)
-            for category in ordered { state.queues[category, default: RequestQueue()].append(ticket) }
-            return state.takeGrantIfFirst(requester)
+            let request = Request(categories: categories.map { state.category(named: $0) }, grant: grant)
+            state.requests.updateValue(request, forKey: requester)?.isReleased = true
+            for category in request.categories { category.append(request) }
+            return request.takeGrantIfFirst()
         }
         granted?()
     }
@@ -65,25 +85,36 @@ final class ExclusivityController: Sendable {
     func release(for requester: ObjectIdentifier) {
         let grants = state.withLock { state -> [Grant] in
             guard let request = state.requests.removeValue(forKey: requester) else { return [] }
-            return request.categories.compactMap { category in
-                state.holder(of: category).flatMap { state.takeGrantIfFirst($0) }
+            request.isReleased = true
+            var grants: [Grant] = []
+            for category in request.categories {
+                guard let next = category.first else {
+                    // Nobody left: forget it (unless a later request already put a fresh one there).
+                    if state.categories[category.name] === category { state.categories[category.name] = nil }
+                    continue
+                }
+                if let grant = next.takeGrantIfFirst() { grants.append(grant) }
             }
+            return grants
         }
         for grant in grants { grant() }
     }
 
     /// The requests holding or waiting for `category`, for diagnostics and tests.
     func requestCount(for category: String) -> Int {
-        state.withLock { state in
-            _ = state.holder(of: category)
-            let requests = state.requests
-            return state.queues[category]?.count { requests[$0.requester]?.serial == $0.serial } ?? 0
-        }
+        state.withLock { $0.categories[category]?.waitingCount ?? 0 }
+    }
+
+    /// Whether the controller still keeps a queue for `category`, for tests: one nobody holds or
+    /// waits for any more is forgotten, so unique category names don't accumulate.
+    func isTracking(_ category: String) -> Bool {
+        state.withLock { $0.categories[category] != nil }
     }
 }
 
 extension ExclusivityController {
-    /// S7 in groups: the categories `operation` requests in place of `categories`.
+    /// S7 in groups: the categories an operation run by `parent` (its nearest enclosing parent, if
+    /// any) requests in place of `categories`.
     ///
     /// A child needing a category its group already holds would wait for the group, which waits
     /// for the child: a deadlock. So a category that an enclosing parent (the nearest one, see
@@ -91,8 +122,8 @@ extension ExclusivityController {
     /// instead: siblings still exclude each other, and everything outside waits for the whole
     /// group, which holds the category itself until every child finished. A parent declares the
     /// same categories it holds: its children only run while it executes.
-    static func scoped(_ categories: Set<String>, for operation: ConditionalOperation) -> Set<String> {
-        guard var parent = operation.machine.withLock({ $0.exclusivityParent }) else { return categories }
+    static func scoped(_ categories: Set<String>, under parent: ConditionalOperation?) -> Set<String> {
+        guard var parent else { return categories }
         var unresolved = categories
         var requested: Set<String> = []
         while true {

@@ -1,25 +1,21 @@
-/// A first-in, first-out queue of tickets with constant-time `append` and `removeFirst` (amortised).
-struct RequestQueue {
-    /// One request's place in a category's queue.
-    struct Ticket {
-        let requester: ObjectIdentifier
-        let serial: UInt64
-    }
-
-    private var storage: [Ticket] = []
+/// A first-in, first-out queue with constant-time `append` and `removeFirst` (amortised).
+struct RequestQueue<Element> {
+    private var storage: [Element] = []
     private var head = 0
 
-    mutating func append(_ ticket: Ticket) {
-        storage.append(ticket)
+    var isEmpty: Bool { head == storage.count }
+
+    mutating func append(_ element: Element) {
+        storage.append(element)
     }
 
-    /// Drops the tickets at the front while `isReleased`; returns the first one kept, if any.
-    mutating func dropFirst(while isReleased: (Ticket) -> Bool) -> Ticket? {
+    /// Drops the elements at the front while `isReleased`; returns the first one kept, if any.
+    mutating func dropFirst(while isReleased: (Element) -> Bool) -> Element? {
         while head < storage.count, isReleased(storage[head]) { removeFirst() }
         return head < storage.count ? storage[head] : nil
     }
 
-    func count(where isCounted: (Ticket) -> Bool) -> Int {
+    func count(where isCounted: (Element) -> Bool) -> Int {
         storage[head...].count(where: isCounted)
     }
 

@@ -41,9 +41,9 @@ extension ConditionalOperation {
             case .evaluate(let conditions):
                 evaluate(conditions)
                 readiness = machine.withLock { $0.endInlineEvaluation(context: context) }
-            case .acquire(let categories):
+            case .acquire(let categories, let parent):
                 // S7 in groups: a category an enclosing group holds is requested in its scope.
-                let requested = ExclusivityController.scoped(categories, for: self)
+                let requested = ExclusivityController.scoped(categories, under: parent)
                 ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }

@@ -92,7 +92,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// the operation was admitted is a programming error (S13).
     public func addCondition(_ condition: some OperationCondition) {
         let categories = condition.mutuallyExclusiveCategories
-        switch machine.withLock({ $0.addCondition(condition, categories: categories) }) {
+        // `MutuallyExclusive` is always satisfied and has no dependency: only its categories count.
+        let evaluates = !(condition is MutuallyExclusive)
+        let action = machine.withLock {
+            evaluates ? $0.addCondition(condition, categories: categories) : $0.addCategories(categories)
+        }
+        switch action {
         case .added, .ignored:
             break
         case .misuse:

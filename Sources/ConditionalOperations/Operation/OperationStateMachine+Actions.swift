@@ -52,8 +52,9 @@ extension OperationStateMachine {
         case askDependencies([any OperationCondition])
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
         case evaluate([any OperationCondition])
-        /// Request the categories, then ``endInlineAcquisition(context:)``.
-        case acquire(Set<String>)
+        /// Request the categories, in the scope of `parent` (see
+        /// `ExclusivityController.scoped(_:under:)`), then ``endInlineAcquisition(context:)``.
+        case acquire(Set<String>, parent: ConditionalOperation?)
     }
 
     /// Where readiness stands after an event, and what the caller does next.

@@ -24,7 +24,7 @@ struct OperationStateMachine {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`). A category it holds is requested in its scope instead, see
-    /// `ExclusivityController.scoped(_:for:)`. Weak: a child never keeps its parent alive.
+    /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
     private var effects = EffectQueue()
     /// The thread running `execute()` synchronously, for `produceOperation` on a plain queue.
@@ -192,12 +192,23 @@ struct OperationStateMachine {
     mutating func addCondition(
         _ condition: any OperationCondition, categories newCategories: Set<String>
     ) -> AddConditionAction {
+        let action = addCategories(newCategories)
+        if case .added = action { conditions.append(condition) }
+        return action
+    }
+
+    /// Categories without a condition to evaluate: those of a condition that is always satisfied
+    /// and has no dependency (`MutuallyExclusive`), so only its categories are acquired.
+    mutating func addCategories(_ newCategories: Set<String>) -> AddConditionAction {
         // Once condition dependencies were asked for, a new condition's dependency would be missed.
         if state >= .evaluatingConditions || conditionDependencies != .unasked {
             return isCancelled ? .ignored : .misuse
         }
-        conditions.append(condition)
-        categories.formUnion(newCategories)
+        if categories.isEmpty {
+            categories = newCategories  // the usual single condition with categories: no copy
+        } else {
+            categories.formUnion(newCategories)
+        }
         return .added
     }
 
@@ -275,7 +286,13 @@ struct OperationStateMachine {
 
     /// Every dependency finished: ask for condition dependencies (once), else evaluate the conditions.
     private mutating func passDependencies(context: Context) -> Readiness {
-        if isFinishRequested || conditions.isEmpty { return becomeReadyNow(context: context) }
+        if isFinishRequested || conditions.isEmpty && categories.isEmpty {
+            return becomeReadyNow(context: context)
+        }
+        if conditions.isEmpty {  // categories alone: acquire them
+            state = .evaluatingConditions
+            return conditionsPassed(context: context)
+        }
         switch conditionDependencies {
         case .unasked:
             conditionDependencies = .asking
@@ -337,7 +354,7 @@ struct OperationStateMachine {
         isAcquiringCategories = true
         hasRequestedCategories = true
         isSettlingInline = true
-        return Readiness(isReady: false, next: .acquire(categories))
+        return Readiness(isReady: false, next: .acquire(categories, parent: exclusivityParent))
     }
 
     /// The categories requested by ``Step/acquire(_:)`` were granted, now or later.
@@ -396,7 +413,9 @@ struct OperationStateMachine {
         guard self.owner == nil, !isStartRequested, state < .executing else { return .misuse }
         self.owner = owner
         guard state < .ready else { return .ready }
-        if dependenciesFinished, state == .initialized, conditions.isEmpty || isFinishRequested {
+        if dependenciesFinished, state == .initialized,
+            isFinishRequested || conditions.isEmpty && categories.isEmpty
+        {
             state = .ready  // nothing to wait for: the common case, in one step
             return .ready
         }

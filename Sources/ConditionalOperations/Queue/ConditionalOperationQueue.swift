@@ -59,12 +59,16 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
             ? Self.handOverBatchSize : operations.count
         var ready: [Foundation.Operation] = []
         ready.reserveCapacity(Swift.min(batchSize, operations.count))
-        for operation in operations where admit(operation) {
-            ready.append(operation)
-            if ready.count == batchSize {
-                super.addOperations(ready, waitUntilFinished: false)
-                ready.removeAll(keepingCapacity: true)
+        for operation in operations {
+            if admit(operation) {
+                ready.append(operation)
+                guard ready.count == batchSize else { continue }
+            } else if ready.isEmpty {
+                continue
             }
+            // A full batch, or one held back: the ready ones need not wait for the rest.
+            super.addOperations(ready, waitUntilFinished: false)
+            ready.removeAll(keepingCapacity: true)
         }
         if !ready.isEmpty { super.addOperations(ready, waitUntilFinished: false) }
         guard wait else { return }

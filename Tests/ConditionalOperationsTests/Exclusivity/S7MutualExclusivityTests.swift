@@ -156,6 +156,44 @@ extension ConditionalOperationsTests {
             #expect(ExclusivityController.shared.requestCount(for: category) == 0)
         }
 
+        @Test func S7_aCategoryNobodyHoldsAnyMoreIsForgotten() async {
+            let category = "S7.forgotten"
+            let holder = ProbeOperation(.finishLater)
+            holder.addCondition(MutuallyExclusive(category: category))
+            let next = ProbeOperation()
+            next.addCondition(MutuallyExclusive(category: category))
+            let done = completionLatch([holder, next])
+            OperationQueue().add([holder, next])
+            #expect(await done.wait())
+            await waitUntil { !ExclusivityController.shared.isTracking(category) }
+            #expect(!ExclusivityController.shared.isTracking(category))
+        }
+
+        /// A request refers to its categories' queues: releasing it withdraws it from every one and
+        /// grants whoever is then first in all of theirs, in arrival order.
+        @Test func S7_releasingGrantsTheNextRequestFirstInAllItsCategories() {
+            let controller = ExclusivityController()
+            let granted = Recorder()
+            let owners = (0..<4).map { _ in NSObject() }
+            let requests: [(Set<String>, String)] = [
+                (["a"], "first"), (["a", "b"], "both"), (["b"], "b only"),
+            ]
+            controller.acquire(["b"], for: ObjectIdentifier(owners[3])) { granted.record("b holder") }
+            for (index, (categories, label)) in requests.enumerated() {
+                controller.acquire(categories, for: ObjectIdentifier(owners[index])) { granted.record(label) }
+            }
+            #expect(granted.all == ["b holder", "first"])
+            controller.release(for: ObjectIdentifier(owners[0]))
+            #expect(granted.all == ["b holder", "first"], "'both' still waits for b")
+            controller.release(for: ObjectIdentifier(owners[3]))
+            #expect(granted.all == ["b holder", "first", "both"], "'b only' came after 'both'")
+            controller.release(for: ObjectIdentifier(owners[1]))
+            #expect(granted.all == ["b holder", "first", "both", "b only"])
+            controller.release(for: ObjectIdentifier(owners[2]))
+            controller.release(for: ObjectIdentifier(owners[2]))  // idempotent
+            #expect(!controller.isTracking("a") && !controller.isTracking("b"))
+        }
+
         @Test func S7_theCategoryOfATypeIsItsReflectedName() {
             #expect(MutuallyExclusive(Int.self).category == String(reflecting: Int.self))
             #expect(MutuallyExclusive(Int.self).mutuallyExclusiveCategories == ["Swift.Int"])

@@ -99,6 +99,23 @@ extension ConditionalOperationsTests {
             #expect(guarded.endInlineEvaluation(context: .callback).followup == .handToQueue)
         }
 
+        /// `MutuallyExclusive` adds categories alone: nothing is evaluated, they are acquired once
+        /// every dependency finished.
+        @Test func S7_categoriesAloneAreAcquiredWithoutEvaluatingAnything() {
+            var machine = Machine()
+            #expect(machine.addCategories(["a"]) == .added)
+            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            guard case .acquire(let categories, let parent) = answer.next else {
+                Issue.record("no acquisition step: \(String(describing: answer.next))")
+                return
+            }
+            #expect(categories == ["a"] && parent == nil)
+            #expect(machine.state == .evaluatingConditions)
+            _ = machine.categoriesGranted()
+            #expect(machine.endInlineAcquisition(context: .query).isReady)
+            #expect(machine.addCategories(["b"]) == .misuse, "S13: too late once acquired")
+        }
+
         @Test func fullLifeOfAnExecutedOperation() {
             var machine = Self.readyMachine()
             guard case .launched(let followup) = machine.start() else {
@@ -343,7 +360,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             let answer = machine.endInlineEvaluation(context: .query)
-            guard case .acquire(let categories) = answer.next else {
+            guard case .acquire(let categories, _) = answer.next else {
                 Issue.record("no categories requested")
                 return
             }

@@ -83,6 +83,39 @@ extension ConditionalOperationsTests {
             #expect(held.executions.current == 1)
         }
 
+        /// A ready operation is handed over once the next one is held back, not only once the whole
+        /// call was admitted: here it executes while the delegate hears of the third operation.
+        @Test func aReadyOperationStartsWhileTheRestOfTheBatchIsStillBeingAdded() async {
+            final class WaitingDelegate: ConditionalOperationQueueDelegate {
+                let first: ProbeOperation
+                let last: Foundation.Operation
+                let sawFirstExecute = Locked(false)
+                init(first: ProbeOperation, last: Foundation.Operation) {
+                    self.first = first
+                    self.last = last
+                }
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation
+                ) {
+                    guard operation === last else { return }
+                    let executed = DispatchSemaphore(value: 0)
+                    first.addObserver(BlockObserver(didFinish: { _, _ in executed.signal() }))
+                    sawFirstExecute.withLock { $0 = executed.wait(timeout: .now() + 10) == .success }
+                }
+            }
+            let queue = ConditionalOperationQueue()
+            let first = ProbeOperation()
+            let held = ProbeOperation()
+            held.addCondition(AsyncCondition())
+            let last = ProbeOperation()
+            let delegate = WaitingDelegate(first: first, last: last)
+            queue.delegate = delegate
+            let done = completionLatch([first, held, last])
+            DispatchQueue.global().async { Self.addWithoutWaiting([first, held, last], to: queue) }
+            #expect(await done.wait())
+            #expect(delegate.sawFirstExecute.withLock { $0 })
+        }
+
         /// `addOperations(_:waitUntilFinished:)` is unavailable from async code on Linux.
         static func addWithoutWaiting(_ operations: [Foundation.Operation], to queue: OperationQueue) {
             queue.addOperations(operations, waitUntilFinished: false)
