@@ -83,7 +83,13 @@ final class ExclusivityController: Sendable {
     /// Gives back what `requester` holds, or withdraws its waiting request, and grants the
     /// requests that thereby became first.
     func release(for requester: ObjectIdentifier) {
-        let grants = state.withLock { state -> [Grant] in
+        for grant in releaseDeferringGrants(for: requester) { grant() }
+    }
+
+    /// ``release(for:)``, but the requests that became first are only told when the caller runs
+    /// the grants returned (outside every lock). They hold their categories already.
+    func releaseDeferringGrants(for requester: ObjectIdentifier) -> [Grant] {
+        state.withLock { state -> [Grant] in
             guard let request = state.requests.removeValue(forKey: requester) else { return [] }
             request.isReleased = true
             var grants: [Grant] = []
@@ -97,7 +103,6 @@ final class ExclusivityController: Sendable {
             }
             return grants
         }
-        for grant in grants { grant() }
     }
 
     /// The requests holding or waiting for `category`, for diagnostics and tests.

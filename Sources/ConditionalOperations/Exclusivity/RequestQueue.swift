@@ -3,8 +3,6 @@ struct RequestQueue<Element> {
     private var storage: [Element] = []
     private var head = 0
 
-    var isEmpty: Bool { head == storage.count }
-
     mutating func append(_ element: Element) {
         storage.append(element)
     }

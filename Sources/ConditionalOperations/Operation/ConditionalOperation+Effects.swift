@@ -141,8 +141,19 @@ extension ConditionalOperation {
     ) {
         finished(errors: errors)
         for observer in observers { observer.operationDidFinish(self, errors: errors) }
-        // Before isFinished flips, so that dependents never overlap with this operation (S7).
-        if releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
+        // Released before isFinished flips, so that a dependent needing a category waits for no
+        // finished operation (S7). On a ConditionalOperationQueue the next holders are told once
+        // this operation is done with its thread, whose last steps are short: the first of them
+        // then usually starts on this same thread, as on a serial queue, instead of waking another
+        // one to run beside this one. Elsewhere they are told at once: Foundation's last step
+        // walks every operation its queue holds, and they need not wait for that.
+        var grants =
+            releasesCategories
+            ? ExclusivityController.shared.releaseDeferringGrants(for: ObjectIdentifier(self)) : []
+        if !grants.isEmpty, machine.withLock({ $0.owner == nil }) {
+            for grant in grants { grant() }
+            grants = []
+        }
         let notifiesExecuting = wasExecuting && Self.notifiesExecuting
         if notifiesExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
@@ -157,6 +168,7 @@ extension ConditionalOperation {
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter.resume() }
+                for grant in grants { grant() }
                 return
             }
         }

@@ -156,6 +156,37 @@ extension ConditionalOperationsTests {
             #expect(ExclusivityController.shared.requestCount(for: category) == 0)
         }
 
+        /// The releasing operation is finished (its queue's delegate heard of it) before the next
+        /// holder is even told: the next one never runs beside its last steps, and usually starts
+        /// on the thread the releasing one leaves.
+        @Test func S7_theNextHolderIsToldOnlyOnceTheReleasingOperationFinished() async {
+            final class Delegate: ConditionalOperationQueueDelegate {
+                let next: ProbeOperation
+                let stateOfNext = Locked<ConditionalOperation.State?>(nil)
+                init(next: ProbeOperation) { self.next = next }
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+                    errors: [any Error]
+                ) {
+                    guard operation !== next else { return }
+                    stateOfNext.withLock { $0 = next.state }
+                }
+            }
+            let category = "S7.told"
+            let first = ProbeOperation(.finishLater)
+            first.addCondition(MutuallyExclusive(category: category))
+            let next = ProbeOperation()
+            next.addCondition(MutuallyExclusive(category: category))
+            let queue = ConditionalOperationQueue()
+            let delegate = Delegate(next: next)
+            queue.delegate = delegate
+            let done = completionLatch([first, next])
+            queue.add([first, next])
+            #expect(await done.wait())
+            #expect(delegate.stateOfNext.withLock { $0 } == .evaluatingConditions)
+            #expect(next.executions.current == 1)
+        }
+
         @Test func S7_aCategoryNobodyHoldsAnyMoreIsForgotten() async {
             let category = "S7.forgotten"
             let holder = ProbeOperation(.finishLater)
