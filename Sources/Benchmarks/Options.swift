@@ -19,6 +19,7 @@ struct Options {
                        (default 60 s, growing with n² for chain-plain and fan-out)
           --side       run only one side, foundation or ours (for profilers)
           --list       list the scenarios
+        Several scenarios run one after another, each in a fresh process of its own.
         Build and run in release: swift run -c release Benchmarks
         """
 
@@ -27,9 +28,15 @@ struct Options {
         var settings = Settings()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
+            if argument.hasPrefix("-"), argument != FreshProcess.rowsOption {
+                settings.forwardedOptions.append(argument)
+                if let value = remaining.first, !value.hasPrefix("-") { settings.forwardedOptions.append(value) }
+            }
             switch argument {
             case "--list": return .list
             case "--help", "-h": return .help
+            case FreshProcess.rowsOption:
+                settings.emitsRows = true
             case "--n":
                 let words = try value(of: argument, &remaining).split(separator: ",")
                 let sizes = words.compactMap { Int($0) }.filter { $0 > 0 }

@@ -29,10 +29,17 @@ case .run(let scenarios, let settings):
     #endif
     var rows: [Row] = []
     var footnotes: [String] = []
+    let freshProcesses = scenarios.count > 1 && !settings.emitsRows
     for scenario in scenarios {
-        let scenarioRows = scenario.run(settings)
+        let scenarioRows =
+            freshProcesses
+            ? FreshProcess.rows(of: scenario, arguments: settings.forwardedOptions) : scenario.run(settings)
         rows += scenarioRows
         if let footnote = scenario.footnote(scenarioRows) { footnotes.append(footnote) }
+    }
+    if settings.emitsRows {
+        FreshProcess.emit(rows)
+        exit(0)
     }
     print(ResultTable(rows: rows, settings: settings, footnotes: footnotes).render())
     if rows.contains(where: \.isFailure) { exit(1) }

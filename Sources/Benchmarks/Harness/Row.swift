@@ -1,11 +1,11 @@
 /// One line of the results table.
-struct Row: Sendable {
+struct Row: Sendable, Codable {
     var label: String
     var n: Int
     var figures: Figures
     var target: Target?
 
-    enum Figures: Sendable {
+    enum Figures: Sendable, Codable {
         /// Median times of "create + wire + add + run to completion"; `nil` for a side not run.
         /// `ratio` is the median of the rounds' own ours/Foundation ratios (see ``pairedRatio(_:_:)``).
         case time(

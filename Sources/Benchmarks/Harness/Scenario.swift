@@ -37,4 +37,8 @@ struct Settings: Sendable {
     var timeLimit: Duration?
     /// The sides to run; one alone is for profiling (`--side ours` under valgrind).
     var sides: [Side] = Side.allCases
+    /// The options as given, for the process of each scenario (see ``FreshProcess``).
+    var forwardedOptions: [String] = []
+    /// Print the rows as JSON for a parent process instead of a table.
+    var emitsRows = false
 }

@@ -1,5 +1,5 @@
 /// A figure from DESIGN.md section 5 that a row must reach.
-enum Target: Sendable {
+enum Target: Sendable, Codable {
     /// ours / Foundation at most this.
     case ratio(Double)
     /// ours − Foundation at most this many bytes per operation.
