@@ -20,6 +20,15 @@ extension ConditionalOperationsTests {
             var peak: Int { state.withLock { $0.peak } }
         }
 
+        /// A probe in `category`.
+        static func exclusive(_ category: String, _ behaviour: ProbeOperation.Behaviour = .finishAtOnce)
+            -> ProbeOperation
+        {
+            let operation = ProbeOperation(behaviour)
+            operation.addCondition(MutuallyExclusive(category: category))
+            return operation
+        }
+
         /// Enters the occupancy when it executes and leaves it when it finishes, later, from another thread.
         final class ExclusiveOperation: ConditionalOperation, @unchecked Sendable {  // stored state: lets only
             let occupancies: [Occupancy]
@@ -98,12 +107,9 @@ extension ConditionalOperationsTests {
 
         @Test func S7_cancellingAWaitingOperationHandsTheCategoryToTheNext() async {
             let category = "S7.cancel"
-            let holder = ProbeOperation(.never)
-            holder.addCondition(MutuallyExclusive(category: category))
-            let waiting = ProbeOperation()
-            waiting.addCondition(MutuallyExclusive(category: category))
-            let next = ProbeOperation()
-            next.addCondition(MutuallyExclusive(category: category))
+            let holder = Self.exclusive(category, .never)
+            let waiting = Self.exclusive(category)
+            let next = Self.exclusive(category)
             let started = Latch()
             holder.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
             let queue = OperationQueue()
@@ -123,10 +129,8 @@ extension ConditionalOperationsTests {
 
         @Test func S7_waitingHoldsNoQueueSlot() async {
             let category = "S7.slot"
-            let holder = ProbeOperation(.never)
-            holder.addCondition(MutuallyExclusive(category: category))
-            let waiting = ProbeOperation()
-            waiting.addCondition(MutuallyExclusive(category: category))
+            let holder = Self.exclusive(category, .never)
+            let waiting = Self.exclusive(category)
             let unrelated = ProbeOperation()
             let started = Latch()
             holder.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
@@ -146,8 +150,7 @@ extension ConditionalOperationsTests {
 
         @Test func S7_aFailedConditionNeverTakesTheCategory() async {
             let category = "S7.failed"
-            let failing = ProbeOperation()
-            failing.addCondition(MutuallyExclusive(category: category))
+            let failing = Self.exclusive(category)
             failing.addCondition(BlockCondition { false })
             let done = completionLatch([failing])
             OperationQueue().addOperation(failing)
@@ -173,10 +176,8 @@ extension ConditionalOperationsTests {
                 }
             }
             let category = "S7.told"
-            let first = ProbeOperation(.finishLater)
-            first.addCondition(MutuallyExclusive(category: category))
-            let next = ProbeOperation()
-            next.addCondition(MutuallyExclusive(category: category))
+            let first = Self.exclusive(category, .finishLater)
+            let next = Self.exclusive(category)
             let queue = ConditionalOperationQueue()
             let delegate = Delegate(next: next)
             queue.delegate = delegate
@@ -189,10 +190,8 @@ extension ConditionalOperationsTests {
 
         @Test func S7_aCategoryNobodyHoldsAnyMoreIsForgotten() async {
             let category = "S7.forgotten"
-            let holder = ProbeOperation(.finishLater)
-            holder.addCondition(MutuallyExclusive(category: category))
-            let next = ProbeOperation()
-            next.addCondition(MutuallyExclusive(category: category))
+            let holder = Self.exclusive(category, .finishLater)
+            let next = Self.exclusive(category)
             let done = completionLatch([holder, next])
             OperationQueue().add([holder, next])
             #expect(await done.wait())
