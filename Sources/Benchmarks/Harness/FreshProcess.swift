@@ -12,7 +12,7 @@ enum FreshProcess {
     /// process's standard error. A child that dies yields one failed row.
     static func rows(of scenario: Scenario, arguments: [String]) -> [Row] {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = [scenario.name] + arguments + [rowsOption]
         let output = Pipe()
         child.standardOutput = output
