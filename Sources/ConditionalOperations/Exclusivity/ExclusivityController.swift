@@ -58,6 +58,22 @@ final class ExclusivityController: Sendable {
         var categories: [String: Category] = [:]
         var requests: [ObjectIdentifier: Request] = [:]
 
+        /// Marks `request` released and returns the grants of the requests that thereby became
+        /// first in all their queues; forgets the categories nobody is left in.
+        mutating func withdraw(_ request: Request) -> [Grant] {
+            request.isReleased = true
+            var grants: [Grant] = []
+            for category in request.categories {
+                guard let next = category.first else {
+                    // Nobody left: forget it (unless a later request already put a fresh one there).
+                    if categories[category.name] === category { categories[category.name] = nil }
+                    continue
+                }
+                if let grant = next.takeGrantIfFirst() { grants.append(grant) }
+            }
+            return grants
+        }
+
         mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
             let category = Category(name: name)
@@ -69,15 +85,18 @@ final class ExclusivityController: Sendable {
     private let state = StateLock(State())
 
     /// Requests `categories` for `requester`; `grant` runs once they are all held, possibly
-    /// before this returns, and always outside the lock.
+    /// before this returns, and always outside the lock. A request `requester` still had is
+    /// given back first.
     func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) {
-        let granted = state.withLock { state -> Grant? in
+        let grants = state.withLock { state -> [Grant] in
             let request = Request(categories: categories.map { state.category(named: $0) }, grant: grant)
-            state.requests.updateValue(request, forKey: requester)?.isReleased = true
+            var grants =
+                state.requests.updateValue(request, forKey: requester).map { state.withdraw($0) } ?? []
             for category in request.categories { category.append(request) }
-            return request.takeGrantIfFirst()
+            if let granted = request.takeGrantIfFirst() { grants.append(granted) }
+            return grants
         }
-        granted?()
+        for grant in grants { grant() }
     }
 
     /// Gives back what `requester` holds, or withdraws its waiting request, and grants the
@@ -91,17 +110,7 @@ final class ExclusivityController: Sendable {
     func releaseDeferringGrants(for requester: ObjectIdentifier) -> [Grant] {
         state.withLock { state -> [Grant] in
             guard let request = state.requests.removeValue(forKey: requester) else { return [] }
-            request.isReleased = true
-            var grants: [Grant] = []
-            for category in request.categories {
-                guard let next = category.first else {
-                    // Nobody left: forget it (unless a later request already put a fresh one there).
-                    if state.categories[category.name] === category { state.categories[category.name] = nil }
-                    continue
-                }
-                if let grant = next.takeGrantIfFirst() { grants.append(grant) }
-            }
-            return grants
+            return state.withdraw(request)
         }
     }
 

@@ -224,6 +224,21 @@ extension ConditionalOperationsTests {
             #expect(!controller.isTracking("a") && !controller.isTracking("b"))
         }
 
+        /// A requester has one request at a time: asking again gives back what it held or waited
+        /// for, so the next in line is granted instead of waiting for a release that never comes.
+        @Test func S7_askingAgainGivesTheEarlierRequestsPlaceToTheNext() {
+            let controller = ExclusivityController()
+            let granted = Recorder()
+            let (first, second) = (NSObject(), NSObject())
+            controller.acquire(["x"], for: ObjectIdentifier(first)) { granted.record("first x") }
+            controller.acquire(["x"], for: ObjectIdentifier(second)) { granted.record("second x") }
+            controller.acquire(["y"], for: ObjectIdentifier(first)) { granted.record("first y") }
+            #expect(granted.all == ["first x", "second x", "first y"])
+            controller.release(for: ObjectIdentifier(first))
+            controller.release(for: ObjectIdentifier(second))
+            #expect(!controller.isTracking("x") && !controller.isTracking("y"))
+        }
+
         @Test func S7_theCategoryOfATypeIsItsReflectedName() {
             #expect(MutuallyExclusive(Int.self).category == String(reflecting: Int.self))
             #expect(MutuallyExclusive(Int.self).mutuallyExclusiveCategories == ["Swift.Int"])
