@@ -48,6 +48,12 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
         if admit(operation) { super.addOperation(operation) }
     }
 
+    /// Adds `operations` in order and, if `wait`, blocks until every one of them finished.
+    ///
+    /// The ones ready at once reach Foundation in batches, and one ready before a held one does
+    /// not wait for the rest of the call. While the call runs, an operation it already took in may
+    /// not be counted by ``unfinishedOperationCount`` or reached by `cancelAllOperations()` yet
+    /// (from the delegate's `willAdd`, say): they see each operation once its batch was handed over.
     open override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
         // The ready operations go to Foundation in batches: one lock and one scheduling pass each
         // instead of one per operation. Foundation holds its lock while it dispatches a whole
