@@ -30,7 +30,9 @@ struct Options {
         while let argument = remaining.popFirst() {
             if argument.hasPrefix("-"), argument != FreshProcess.rowsOption {
                 settings.forwardedOptions.append(argument)
-                if let value = remaining.first, !value.hasPrefix("-") { settings.forwardedOptions.append(value) }
+                if let value = remaining.first, !value.hasPrefix("-") {
+                    settings.forwardedOptions.append(value)
+                }
             }
             switch argument {
             case "--list": return .list
