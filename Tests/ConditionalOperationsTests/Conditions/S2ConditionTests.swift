@@ -16,11 +16,9 @@ extension ConditionalOperationsTests {
                 })
             operation.addDependency(dependency)
             let queue = OperationQueue()
-            let started = Latch()
-            dependency.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
             let done = completionLatch([operation])
             queue.add([dependency, operation])
-            #expect(await started.wait())
+            #expect(await dependency.executing.wait())
             #expect(operation.state < .evaluatingConditions)
             dependency.finish()
             #expect(await done.wait())
@@ -114,11 +112,9 @@ extension ConditionalOperationsTests {
                 weakCondition = condition
                 operation.addCondition(condition)
             }
-            let started = Latch()
-            operation.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
             let queue = OperationQueue()
             queue.addOperation(operation)
-            #expect(await started.wait())
+            #expect(await operation.executing.wait())
             #expect(weakCondition == nil, "released while the operation still executes")
             operation.finish()
         }

@@ -28,11 +28,9 @@ extension ConditionalOperationsTests {
                 operation.addObserver(observer)
                 operation.addCondition(condition)
             }
-            let started = Latch()
-            operation.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
             let queue = OperationQueue()
             queue.addOperation(operation)
-            #expect(await started.wait())
+            #expect(await operation.executing.wait())
             do {
                 let produced = BlockOperation {}
                 weakProduced = produced
