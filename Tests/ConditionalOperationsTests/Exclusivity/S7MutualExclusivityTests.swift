@@ -172,13 +172,16 @@ extension ConditionalOperationsTests {
                 }
             }
             let category = "S7.told"
-            let first = Self.exclusive(category, .finishLater)
+            let first = Self.exclusive(category, .never)
             let next = Self.exclusive(category)
             let queue = ConditionalOperationQueue()
             let delegate = Delegate(next: next)
             queue.delegate = delegate
             let done = completionLatch([first, next])
             queue.add([first, next])
+            #expect(await first.executing.wait())
+            #expect(next.state == .evaluatingConditions, "waits for the category")
+            first.finish()  // only once the next one waits: it must not be told before this finished
             #expect(await done.wait())
             #expect(delegate.stateOfNext.withLock { $0 } == .evaluatingConditions)
             #expect(next.executions.current == 1)
