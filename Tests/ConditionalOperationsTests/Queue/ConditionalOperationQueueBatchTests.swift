@@ -105,15 +105,22 @@ extension ConditionalOperationsTests {
             }
             let queue = ConditionalOperationQueue()
             let first = ProbeOperation()
+            let condition = ManualCondition()  // answered only at the end: held while the call runs
             let held = ProbeOperation()
-            held.addCondition(AsyncCondition())
+            held.addCondition(condition)
             let last = ProbeOperation()
             let delegate = WaitingDelegate(first: first, last: last)
             queue.delegate = delegate
             let done = completionLatch([first, held, last])
-            DispatchQueue.global().async { Self.addWithoutWaiting([first, held, last], to: queue) }
-            #expect(await done.wait())
+            let added = Latch()
+            DispatchQueue.global().async {
+                Self.addWithoutWaiting([first, held, last], to: queue)
+                added.countDown()
+            }
+            #expect(await added.wait())
             #expect(delegate.sawFirstExecute.withLock { $0 })
+            condition.answer(.satisfied)
+            #expect(await done.wait())
         }
 
         /// `addOperations(_:waitUntilFinished:)` is unavailable from async code on Linux.
