@@ -20,11 +20,3 @@ final class GroupChildTracker: ConditionalOperationQueueDelegate {
         group?.childFinished(operation, errors: errors)
     }
 }
-
-/// Tells a ``GroupOperation`` it finished, however it finished (S12). Added by the group itself,
-/// first among its observers.
-struct GroupFinishObserver: OperationObserver {
-    func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
-        (operation as? GroupOperation)?.groupDidFinish()
-    }
-}

@@ -20,10 +20,11 @@ import Foundation
 ///
 /// - **Errors**: the group finishes with the errors of every child, in the order the children
 ///   finished; a nested group passes up those of its own children.
-/// - **Cancelling** the group cancels every child, and every child added afterwards; the group
-///   finishes once they all finished (``finishesWhenCancelled`` is `false`, S5). A group cancelled
-///   before it executes finishes without executing, as any operation (S4); its children are
-///   cancelled and still run, so that each reaches `finished`.
+/// - **Cancelling** the group cancels every child: those running, those held back by a dependency
+///   or a condition, and every child added afterwards; the group finishes once they all finished
+///   (``finishesWhenCancelled`` is `false`, S5). A group that does not execute (cancelled before,
+///   or a condition failed) still runs its children, cancelled, and finishes only after each of
+///   them finished (S11).
 /// - **Mutual exclusivity** (S7): a child may need a category the group holds (through a
 ///   ``MutuallyExclusive`` condition of the group or of an enclosing group). It then competes for
 ///   it with its siblings only, while every other operation needing the category waits for the
@@ -36,12 +37,17 @@ import Foundation
 /// which starts them.
 open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `children`'s lock
     private enum Phase {
-        /// The group has not executed: children wait in ``Children/waiting``.
+        /// The group has not started: children wait in ``Children/waiting``.
         case waiting
         /// The group executes: children run on the queue and are counted.
         case running
-        /// The group finished or is finishing: no child is counted any more.
+        /// The group started without executing (cancelled, a condition failed): its children,
+        /// cancelled, run on the queue and are counted, so that each reaches `finished` first (S11).
+        case draining
+        /// The last child finished: no child is counted any more.
         case finished
+
+        var countsChildren: Bool { self == .running || self == .draining }
     }
 
     /// The group's own state, under one lock: the count of unfinished children and the errors
@@ -53,10 +59,13 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
         /// The delegate of `queue`, which holds it weakly.
         var tracker: GroupChildTracker?
         var waiting: [Foundation.Operation]
-        /// Children added to the queue and not finished, plus one while ``execute()`` adds the
-        /// first ones.
+        /// The children added to the queue and not finished: a cancel reaches each one itself,
+        /// wherever the queue keeps it (S11).
+        var added: [ObjectIdentifier: Foundation.Operation] = [:]
+        /// Children added to the queue and not finished, plus one while the first ones are added.
         var unfinished = 0
         var errors: [any Error] = []
+        /// Every child, and every child added later, is cancelled.
         var isCancelled = false
     }
 
@@ -72,7 +81,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
         let tracker = GroupChildTracker(group: self)
         queue.delegate = tracker
         children.withLock { $0.tracker = tracker }
-        addObserver(GroupFinishObserver())
+        machine.withLock { $0.drainBeforeFinishing() }
         for operation in operations { adopt(operation) }
     }
 
@@ -94,7 +103,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
             case .waiting:
                 children.waiting.append(operation)
                 return (.wait, children.isCancelled)
-            case .running:
+            case .running, .draining:
                 guard let queue = children.queue else { return (.late, true) }
                 return (.run(queue), children.isCancelled)
             case .finished:
@@ -106,7 +115,8 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
             adopt(operation)
             if cancelled { operation.cancel() }
         case .run(let queue):
-            run(operation, on: queue, cancelled: cancelled)
+            if cancelled { operation.cancel() }
+            queue.addOperation(operation)
         case .late:
             #if DEBUG
                 Diagnostics.log(
@@ -126,7 +136,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
     /// a subclass may add more children here. The default does nothing.
     ///
     /// Called outside every lock of the library, on the thread that finished the child, for
-    /// every child while the group executes.
+    /// every child the group ran (also the cancelled children of a group that did not execute).
     open func childDidFinish(_ child: Foundation.Operation, errors: [any Error]) {}
 
     // MARK: Running
@@ -135,48 +145,58 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
     ///
     /// A subclass overriding it adds its children first, then calls `super.execute()`.
     open override func execute() {
-        guard
-            let (queue, initial, cancelled) = children.withLock({
-                children -> (ConditionalOperationQueue, [Foundation.Operation], Bool)? in
-                guard children.phase == .waiting, let queue = children.queue else { return nil }
-                children.phase = .running
-                children.unfinished = 1  // held until the first children were all added
-                defer { children.waiting = [] }
-                return (queue, children.waiting, children.isCancelled)
-            })
-        else { return }
-        queue.qualityOfService = qualityOfService
-        for child in initial { run(child, on: queue, cancelled: cancelled) }
-        queue.isSuspended = false
-        countFinished(errors: [])
+        start(.running)
+    }
+
+    /// Started without executing: the children are cancelled and run all the same, and the group
+    /// finishes once each of them finished (S11).
+    override func drain() {
+        start(.draining)
     }
 
     /// `false`: cancelling the group cancels its children, and it finishes once they finished (S5).
     public final override var finishesWhenCancelled: Bool { false }
 
-    /// Cancels the group and every child, including those added later (S11).
+    /// Cancels the group and every child, including those held back by a dependency or a
+    /// condition and those added later (S11).
     open override func cancel() {
         super.cancel()
         guard isCancelled else { return }  // finishing had begun: nothing left to cancel
-        let (queue, waiting) = children.withLock {
-            children -> (ConditionalOperationQueue?, [Foundation.Operation]) in
-            guard !children.isCancelled else { return (nil, []) }
+        let (cancelled, queue) = children.withLock { children -> ([Foundation.Operation], OperationQueue?) in
+            guard !children.isCancelled else { return ([], nil) }
             children.isCancelled = true
-            return (children.phase == .running ? children.queue : nil, children.waiting)
+            return (children.waiting + children.added.values, children.phase == .running ? children.queue : nil)
         }
-        for child in waiting { child.cancel() }
-        queue?.cancelAllOperations()
+        // Suspended meanwhile: a cancelled child finishing at once must not let a dependent that
+        // is not cancelled yet start (S11).
+        queue?.isSuspended = true
+        for child in cancelled { child.cancel() }
+        queue?.isSuspended = false
+    }
+
+    /// Hands the waiting children to the queue and starts it; `phase` says how the group finishes.
+    private func start(_ phase: Phase) {
+        guard
+            let (queue, initial) = children.withLock({
+                children -> (ConditionalOperationQueue, [Foundation.Operation])? in
+                guard children.phase == .waiting, let queue = children.queue else { return nil }
+                children.phase = phase
+                if phase == .draining { children.isCancelled = true }
+                children.unfinished = 1  // held until the first children were all added
+                defer { children.waiting = [] }
+                return (queue, children.waiting)
+            })
+        else {
+            if phase == .draining { finishDraining(errors: []) }
+            return
+        }
+        queue.qualityOfService = qualityOfService
+        for child in initial { queue.addOperation(child) }
+        queue.isSuspended = false
+        countFinished(nil, errors: [])
     }
 
     // MARK: From the queue
-
-    /// Adds `child` to the queue; cancelled if the group was (before and after adding it, so that
-    /// a concurrent ``cancel()`` can't miss it).
-    private func run(_ child: Foundation.Operation, on queue: ConditionalOperationQueue, cancelled: Bool) {
-        if cancelled { child.cancel() }
-        queue.addOperation(child)
-        if !cancelled, children.withLock({ $0.isCancelled }) { child.cancel() }
-    }
 
     /// Scopes the exclusivity categories of `child` by this group (S7), from the moment it is
     /// added: a readiness query (a dependency finishing) may admit it before the group executes.
@@ -185,59 +205,46 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
         _ = conditional.machine.withLock { $0.setExclusivityParent(self) }
     }
 
-    /// The queue is about to add `child`: count it (S11) and scope its exclusivity categories (S7).
+    /// The queue is about to add `child`: count it (S11), cancel it if the group was cancelled,
+    /// and scope its exclusivity categories (S7).
     func childWillBeAdded(_ child: Foundation.Operation) {
         adopt(child)
-        let counted = children.withLock { children -> Bool in
-            guard children.phase == .running else { return false }
+        let cancels = children.withLock { children -> Bool in
+            guard children.phase.countsChildren else { return true }  // added to a finished group
             children.unfinished += 1
-            return true
+            children.added[ObjectIdentifier(child)] = child
+            return children.isCancelled
         }
-        if !counted && !child.isCancelled { child.cancel() }  // added to a finished group
+        if cancels && !child.isCancelled { child.cancel() }
     }
 
     /// The queue saw `child` finish with `errors`.
     func childFinished(_ child: Foundation.Operation, errors: [any Error]) {
-        guard children.withLock({ $0.phase == .running }) else { return }
+        guard children.withLock({ $0.phase.countsChildren }) else { return }
         childDidFinish(child, errors: errors)
-        countFinished(errors: errors)
+        countFinished(child, errors: errors)
     }
 
-    /// One child (or the start of ``execute()``) finished; the last one finishes the group.
-    private func countFinished(errors: [any Error]) {
-        let finished = children.withLock { children -> [any Error]? in
-            guard children.phase == .running else { return nil }
+    /// One child (or the start, `nil`) finished; the last one finishes the group.
+    private func countFinished(_ child: Foundation.Operation?, errors: [any Error]) {
+        let finished = children.withLock { children -> (errors: [any Error], drained: Bool)? in
+            guard children.phase.countsChildren else { return nil }
+            if let child { children.added[ObjectIdentifier(child)] = nil }
             children.errors.append(contentsOf: errors)
             children.unfinished -= 1
             guard children.unfinished == 0 else { return nil }
+            let drained = children.phase == .draining
             children.phase = .finished
             children.queue = nil
             children.tracker = nil
             defer { children.errors = [] }
-            return children.errors
+            return (children.errors, drained)
         }
-        if let finished { finish(errors: finished) }
-    }
-
-    /// The group finished, whichever way: it lets go of its queue and children (S12). Children
-    /// that never ran (the group did not execute) are cancelled and run, to reach `finished`.
-    func groupDidFinish() {
-        let (queue, abandoned) = children.withLock {
-            children -> (ConditionalOperationQueue?, [Foundation.Operation]) in
-            let abandoned = children.phase == .waiting ? children.waiting : []
-            let queue = children.queue
-            children.phase = .finished
-            children.queue = nil
-            children.tracker = nil
-            children.waiting = []
-            children.errors = []
-            return (queue, abandoned)
+        guard let finished else { return }
+        if finished.drained {
+            finishDraining(errors: finished.errors)
+        } else {
+            finish(errors: finished.errors)
         }
-        guard let queue, !abandoned.isEmpty else { return }
-        for child in abandoned {
-            child.cancel()
-            queue.addOperation(child)
-        }
-        queue.isSuspended = false
     }
 }

@@ -64,6 +64,7 @@ extension ConditionalOperation {
         }
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
+        if followup.contains(.drain) { drain() }
         if followup.contains(.launchLater) {
             DispatchQueue.global(qos: dispatchQoS).async {
                 self.perform(self.machine.withLock { $0.launchDeferred() })

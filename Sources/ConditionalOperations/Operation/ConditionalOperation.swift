@@ -132,6 +132,19 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  //
     /// Called once, while finishing, with every error, before observers get `operationDidFinish`.
     open func finished(errors: [any Error]) {}
 
+    /// S11: an operation that runs others started without executing (cancelled, a condition
+    /// failed, finished early): it lets them finish, then calls ``finishDraining(errors:)``.
+    /// Declared here, not in an extension, so that a subclass can override it. Only operations that asked for it (`drainBeforeFinishing()`) get here; `GroupOperation`
+    /// overrides it.
+    func drain() {
+        finishDraining(errors: [])
+    }
+
+    /// Ends ``drain()``: the operation finishes with `errors` added to its own.
+    func finishDraining(errors: [any Error]) {
+        perform(machine.withLock { $0.drained(errors: errors) })
+    }
+
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.
     public final override func main() {}
 

@@ -31,6 +31,9 @@ extension OperationStateMachine {
         static let releaseCategories = Followup(rawValue: 1 << 4)
         /// The operation is ready: the `ConditionalOperationQueue` holding it hands it to Foundation.
         static let handToQueue = Followup(rawValue: 1 << 5)
+        /// Started without executing, the operation lets what it runs finish first (S11): call
+        /// `drain()`, which ends with ``drained(errors:)``.
+        static let drain = Followup(rawValue: 1 << 6)
     }
 
     /// Who is moving the operation towards `ready`, which decides what readiness calls for.

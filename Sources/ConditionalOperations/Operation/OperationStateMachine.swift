@@ -56,6 +56,23 @@ struct OperationStateMachine {
         static let isExecuteDue = Flags(rawValue: 1 << 14)
         static let executesOnAnotherThread = Flags(rawValue: 1 << 15)
         static let isDelivering = Flags(rawValue: 1 << 16)
+        static let drainsBeforeFinishing = Flags(rawValue: 1 << 17)
+        static let isDraining = Flags(rawValue: 1 << 18)
+    }
+
+    /// S11: an operation that runs others (a `GroupOperation`) and does not execute still lets
+    /// them finish before it does: it drains instead of finishing at once.
+    private var drainsBeforeFinishing: Bool {
+        get { flags.contains(.drainsBeforeFinishing) }
+        set {
+            if newValue { flags.insert(.drainsBeforeFinishing) } else { flags.remove(.drainsBeforeFinishing) }
+        }
+    }
+
+    /// Started without executing, it waits for ``drained(errors:)`` to finish.
+    private var isDraining: Bool {
+        get { flags.contains(.isDraining) }
+        set { if newValue { flags.insert(.isDraining) } else { flags.remove(.isDraining) } }
     }
 
     private var hasAnnouncedReadiness: Bool {
@@ -221,6 +238,23 @@ struct OperationStateMachine {
         guard !hasRequestedCategories, state < .finishing else { return false }
         exclusivityParent = parent
         return true
+    }
+
+    /// Set once, by an operation that runs others (S11): see ``drainsBeforeFinishing``.
+    mutating func drainBeforeFinishing() {
+        drainsBeforeFinishing = true
+    }
+
+    /// The operation started without executing and drained what it runs: it finishes with
+    /// `newErrors` added to its own.
+    mutating func drained(errors newErrors: [any Error]) -> Followup {
+        guard isDraining, state == .ready else {
+            preconditionFailure("drained(errors:) in state \(state) without draining")
+        }
+        isDraining = false
+        errors.append(contentsOf: newErrors)
+        state = .finishing
+        return enqueueFinish(wasExecuting: false)
     }
 
     /// Adds an observer; returns the errors to report at once if the operation already finished.
@@ -475,7 +509,9 @@ struct OperationStateMachine {
         guard state < .finishing, !isCancelled else { return nil }
         isCancelled = true
         var followup = enqueue(.didCancel(errors))
-        if state < .executing {
+        if isDraining {
+            return followup  // started without executing: it finishes once drained
+        } else if state < .executing {
             followup.formUnion(abandonConditions())
             followup.formUnion(becomeReady(context: .cancel))
         } else if finishesWhenCancelled {
@@ -631,6 +667,10 @@ struct OperationStateMachine {
 
     private mutating func launch() -> Followup {
         if isCancelled || conditionsFailed || isFinishRequested {
+            if drainsBeforeFinishing {
+                isDraining = true
+                return .drain
+            }
             state = .finishing
             return enqueueFinish(wasExecuting: false)
         }

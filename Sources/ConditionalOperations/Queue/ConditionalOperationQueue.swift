@@ -134,8 +134,10 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     /// Cancels every operation added and not finished, including those held back.
     open override func cancelAllOperations() {
-        super.cancelAllOperations()
+        // The held ones first: cancelling Foundation's may finish the dependency of a held one,
+        // which is then handed over and would be missed by both lists (S11).
         for operation in registry.withLock({ $0.operations }) { operation.cancel() }
+        super.cancelAllOperations()
     }
 
     /// Blocks until every operation added, including those held back, finished.
@@ -150,8 +152,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
 
     /// A held operation became ready: Foundation takes it from here.
     func handOver(_ operation: ConditionalOperation) {
-        if registryInUse.load(ordering: .acquiring) { updateRegistry { $0.remove(operation) } }
+        // Foundation's first, then forgotten here: `cancelAllOperations()` finds it in one of them.
         super.addOperation(operation)
+        if registryInUse.load(ordering: .acquiring) { updateRegistry { $0.remove(operation) } }
     }
 
     /// An operation of this queue finished (every operation was handed over before).

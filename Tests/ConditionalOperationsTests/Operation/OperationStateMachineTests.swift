@@ -46,6 +46,26 @@ extension ConditionalOperationsTests {
             return machine
         }
 
+        @Test func S11_anOperationThatDrainsWaitsForDrainedInsteadOfFinishingWhenStartedCancelled() {
+            var machine = Self.readyMachine()
+            machine.drainBeforeFinishing()
+            _ = machine.cancel(finishesWhenCancelled: false)
+            #expect(Self.drain(&machine) == ["didCancel"])
+            guard case .launched(let followup) = machine.start() else {
+                Issue.record("a ready operation launches when started")
+                return
+            }
+            #expect(followup == .drain)
+            #expect(machine.state == .ready, "draining is not finishing: a cancel error still counts")
+            #expect(machine.cancel(finishesWhenCancelled: false) == nil, "cancelled once")
+            let recorded = machine.recordCancelError(TestError(1))
+            #expect(recorded)
+            let finishing = machine.drained(errors: [TestError(2)])
+            #expect(finishing == .deliver)
+            #expect(machine.state == .finishing)
+            #expect(Self.drain(&machine) == ["finish(2,skipped)"])
+        }
+
         @Test func queryBeforeDependenciesFinishedChangesNothing() {
             var machine = Machine()
             let answer = machine.queryReadiness(dependenciesFinished: false, context: .query)
