@@ -12,7 +12,8 @@ import Foundation
 /// let pause = DelayOperation(interval: 2)
 /// retry.addDependency(pause)
 /// ```
-public final class DelayOperation: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `timer`'s lock
+public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
+    // mutable state: behind `timer`'s lock
     private let deadline: OneShotTimer.Deadline
     private let timer = Locked<(any DispatchSourceTimer)?>(nil)
 

@@ -35,7 +35,8 @@ import Foundation
 ///
 /// A subclass overriding ``execute()`` adds its children first and then calls `super.execute()`,
 /// which starts them.
-open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `children`'s lock
+open class GroupOperation: ConditionalOperation, @unchecked Sendable {
+    // mutable state: behind `children`'s lock
     private enum Phase {
         /// The group has not started: children wait in ``Children/waiting``.
         case waiting
@@ -165,7 +166,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {  // mutab
         let (cancelled, queue) = children.withLock { children -> ([Foundation.Operation], OperationQueue?) in
             guard !children.isCancelled else { return ([], nil) }
             children.isCancelled = true
-            return (children.waiting + children.added.values, children.phase == .running ? children.queue : nil)
+            return (
+                children.waiting + children.added.values, children.phase == .running ? children.queue : nil
+            )
         }
         // Suspended meanwhile: a cancelled child finishing at once must not let a dependent that
         // is not cancelled yet start (S11).

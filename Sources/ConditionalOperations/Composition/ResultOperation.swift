@@ -14,7 +14,8 @@ import Foundation
 ///     }
 /// }
 /// ```
-open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked Sendable {  // mutable state: behind `output`'s lock
+open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked Sendable {
+    // mutable state: behind `output`'s lock
     /// The value given to the first ``finish(returning:)``.
     private let output = Locked<Output?>(nil)
 

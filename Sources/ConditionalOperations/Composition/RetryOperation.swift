@@ -25,7 +25,8 @@ import Foundation
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
-open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {  // mutable state: behind `retry`'s lock
+open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
+    // mutable state: behind `retry`'s lock
     private enum Phase {
         case idle
         /// Making the attempt.

@@ -21,7 +21,8 @@ import Foundation
 /// Lifecycle: ``State-swift.enum``. Cancellation is a flag: before the operation executes it makes
 /// it ready, and it finishes without executing when started; while it executes, it finishes at once
 /// unless ``finishesWhenCancelled`` is `false`.
-open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {  // mutable state: behind `machine`'s lock
+open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
+    // mutable state: behind `machine`'s lock
     let machine = StateLock(OperationStateMachine())
 
     public override init() {

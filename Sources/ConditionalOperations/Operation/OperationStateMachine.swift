@@ -573,7 +573,8 @@ struct OperationStateMachine {
             if let effect = effects.popFirst() { return (effect, observers) }
             guard isExecuteDue else { break }
             isExecuteDue = false
-            guard state == .executing, !isExecuteCalled else { break }  // a didStart observer finished it (S1)
+            // a didStart observer finished it (S1)
+            guard state == .executing, !isExecuteCalled else { break }
             if isCancelled {
                 // Cancelled by a didStart observer while `finishesWhenCancelled` is false: execute()
                 // must not run (S1), and nothing else would finish the operation.

@@ -21,7 +21,8 @@ import Synchronization
 /// `operationCount` and `operations` can't be overridden on Linux: they count only the operations
 /// Foundation holds, that is, plain operations and ``ConditionalOperation``s that are ready or
 /// running. ``unfinishedOperationCount`` counts everything added and not finished.
-open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // mutable state: behind `registry`'s lock
+open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
+    // mutable state: behind `registry`'s lock
     private let registry = StateLock(QueueRegistry())
     /// Whether the registry has a delegate, barriers or held operations: most queues have none of
     /// them most of the time, and then adding and finishing take no lock of the queue's.
@@ -113,7 +114,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {  // 
         } else if !isReady, dependencies.isEmpty {
             // Still held back (conditions, categories): keep it where cancel and wait find it.
             _ = updateRegistry { $0.add(operation, dependencies: []) }
-            if conditional.state >= .ready { updateRegistry { $0.remove(operation) } }  // handed over meanwhile
+            // handed over meanwhile
+            if conditional.state >= .ready { updateRegistry { $0.remove(operation) } }
         }
         if !cycle.isEmpty { breakCycle(cycle) }
         return isReady

@@ -10,7 +10,8 @@ extension ConditionalOperationsTests {
 }
 
 /// A `ResultOperation` that finishes with a fixed result, at once or later from another thread.
-final class ValueOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {  // stored state: lets only
+final class ValueOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
+    // stored state: lets only
     let value: Result<Output, any Error>
     let later: Bool
     let executions = Counter()

@@ -22,7 +22,9 @@ extension ConditionalOperationsTests.CompositionTests {
             let allDone = Latch(count: 600)
             let childrenFinishedFirst = Counter()
             for index in 0..<300 {
-                let pair: [Foundation.Operation] = [Self.busyChild(milliseconds: 2), ProbeOperation(.finishLater)]
+                let pair: [Foundation.Operation] = [
+                    Self.busyChild(milliseconds: 2), ProbeOperation(.finishLater),
+                ]
                 for child in pair { child.completionBlock = { allDone.countDown() } }
                 let group = GroupOperation(operations: pair)
                 group.addObserver(
@@ -108,10 +110,12 @@ extension ConditionalOperationsTests.CompositionTests {
             let group = GroupOperation(operations: [child])
             group.addCondition(BlockCondition(name: "never") { false })
             let childFinishedFirst = Box(false)
-            group.addObserver(BlockObserver(didFinish: { _, _ in childFinishedFirst.value = child.isFinished }))
+            group.addObserver(
+                BlockObserver(didFinish: { _, _ in childFinishedFirst.value = child.isFinished }))
             OperationQueue().addOperation(group)
             await group.waitUntilFinished()
-            #expect(childFinishedFirst.value, "nobody waiting on a child of a group that never ran waits forever")
+            #expect(
+                childFinishedFirst.value, "nobody waiting on a child of a group that never ran waits forever")
             #expect(child.isCancelled)
             #expect(child.executions.current == 0)
             #expect(!group.isCancelled, "a failed condition is not a cancellation (S2)")

@@ -19,7 +19,8 @@ extension ConditionalOperationsTests.CompositionTests {
 
         /// Produces users without a network: fake ones, after a hop to another thread as a real
         /// request would.
-        final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {  // stored state: lets only
+        final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+            // stored state: lets only
             let failure: FetchError?
 
             init(failing failure: FetchError? = nil) {
@@ -40,7 +41,8 @@ extension ConditionalOperationsTests.CompositionTests {
         }
 
         /// Turns the users it is handed into the names of the active ones.
-        final class ProcessUsersOperation: ResultOperation<[String]>, @unchecked Sendable {  // mutable state: behind `users`' lock
+        final class ProcessUsersOperation: ResultOperation<[String]>, @unchecked Sendable {
+            // mutable state: behind `users`' lock
             private let users = Locked<[User]>([])
 
             func use(_ users: [User]) {

@@ -30,7 +30,8 @@ extension ConditionalOperationsTests {
         }
 
         /// Enters the occupancy when it executes and leaves it when it finishes, later, from another thread.
-        final class ExclusiveOperation: ConditionalOperation, @unchecked Sendable {  // stored state: lets only
+        final class ExclusiveOperation: ConditionalOperation, @unchecked Sendable {
+            // stored state: lets only
             let occupancies: [Occupancy]
             let order: Recorder?
             let label: String

@@ -273,7 +273,8 @@ extension ConditionalOperationsTests {
             #expect(!operation.isFinished && !operation.isCancelled)
             let unfinishedDependencies = operation.dependencies.filter { !$0.isFinished }
             #expect(unfinishedDependencies.isEmpty, "nothing else to wait for")
-            await MisuseTable.waitUntil { queue.operationCount == 1 }  // Foundation drops `unrelated` a moment later
+            // Foundation drops `unrelated` a moment later
+            await MisuseTable.waitUntil { queue.operationCount == 1 }
             #expect(queue.operationCount == 1, "it stays in its queue")
             #expect(observer.events.isEmpty)
             // A cancel abandons the pending condition; a late answer is then ignored.
@@ -395,7 +396,8 @@ extension ConditionalOperationsTests {
                 #expect(await unrelatedDone.wait(), "the queue goes on around the cycle")
                 #expect(first.state == .initialized && second.state == .initialized)
                 #expect(!first.isReady && !second.isReady)
-                await MisuseTable.waitUntil { queue.operationCount == 2 }  // Foundation drops `unrelated` a moment later
+                // Foundation drops `unrelated` a moment later
+                await MisuseTable.waitUntil { queue.operationCount == 2 }
                 #expect(queue.operationCount == 2)
                 let done = completionLatch([first, second])
                 first.cancel()  // Foundation forgets the cancelled operation's dependencies

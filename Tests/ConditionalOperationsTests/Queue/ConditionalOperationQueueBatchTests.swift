@@ -128,7 +128,8 @@ extension ConditionalOperationsTests {
             queue.addOperations(operations, waitUntilFinished: false)
         }
 
-        final class RecordingOperation: ConditionalOperation, @unchecked Sendable {  // stored state: immutable
+        final class RecordingOperation: ConditionalOperation, @unchecked Sendable {
+            // stored state: immutable
             let label: String
             let order: Recorder
 

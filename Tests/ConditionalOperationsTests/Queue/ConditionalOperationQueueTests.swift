@@ -236,7 +236,8 @@ extension ConditionalOperationsTests {
         }
 
         @Test func dependenciesOnOtherQueuesAndAsynchronousPlainOperationsWork() async {
-            final class AsyncPlainOperation: Foundation.Operation, @unchecked Sendable {  // state behind `state`'s lock
+            final class AsyncPlainOperation: Foundation.Operation, @unchecked Sendable {
+                // state behind `state`'s lock
                 private let state = Locked((executing: false, finished: false))
                 override var isAsynchronous: Bool { true }
                 override var isExecuting: Bool { state.withLock { $0.executing } }
