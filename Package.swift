@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "ConditionalOperations",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ConditionalOperations", targets: ["ConditionalOperations"])
     ],

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Where ``TransitionObserver``s write: timestamps relative to program start, and a count of the
 /// transitions that were not printed, to keep the output short.
@@ -12,7 +12,7 @@ final class TransitionLog: Sendable {
     }
 
     private let start = ContinuousClock.now
-    private let hidden = Mutex(Hidden())
+    private let hidden = Protected(Hidden())
 
     /// Prints `message` after the time elapsed since the log was created.
     func write(_ message: String) {

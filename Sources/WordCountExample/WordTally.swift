@@ -1,9 +1,9 @@
-import Synchronization
+import Foundation
 
 /// Collects the results of the count operations, from any thread.
 ///
-/// The operations only hold it in a `let`; its mutable state lives behind a `Mutex`, which is what
-/// makes it `Sendable` without `@unchecked`.
+/// The operations only hold it in a `let`; its mutable state lives behind a lock (`Protected`),
+/// which is what makes it `Sendable` without `@unchecked`.
 final class WordTally: Sendable {
     /// The words and lines of one file.
     struct FileCount: Sendable {
@@ -27,7 +27,7 @@ final class WordTally: Sendable {
         var totalLines: Int { counts.reduce(0) { $0 + $1.lines } }
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Protected(Snapshot())
 
     func record(_ count: FileCount) {
         state.withLock { $0.counts.append(count) }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs one round on a dedicated thread and waits for it with a time bound, so a stalled
 /// scenario is reported as such instead of hanging the whole run.
@@ -17,7 +16,7 @@ enum Watchdog {
     static func run<T: Sendable>(limit: Duration, _ work: @escaping @Sendable () -> T) -> T? {
         let outcome = Outcome<T>()
         let thread = Thread {
-            outcome.value.withLock { $0 = work() }
+            outcome.value = work()
             outcome.done.signal()
         }
         thread.name = "benchmark round"
@@ -25,13 +24,21 @@ enum Watchdog {
         guard outcome.done.wait(timeout: .now() + limit.dispatchInterval) == .success else {
             return nil
         }
-        return outcome.value.withLock { $0 }
+        return outcome.value
     }
 
     /// Shared between the round's thread and the waiting main thread.
-    private final class Outcome<T: Sendable>: Sendable {
-        let value = Mutex<T?>(nil)
+    /// `Synchronization.Mutex` needs macOS 15: the package supports macOS 13.
+    private final class Outcome<T: Sendable>: @unchecked Sendable {
+        // `stored` is only reached under `lock`
+        private let lock = NSLock()
+        private var stored: T?
         let done = DispatchSemaphore(value: 0)
+
+        var value: T? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
     }
 }
 

@@ -22,7 +22,7 @@ struct Contender: Sendable {
             let operation = NoopOperation()
             operation.addCondition(BlockCondition { true })
             operation.addObserver(
-                BlockObserver(didFinish: { _, _ in Tally.finishes.add(1, ordering: .relaxed) }))
+                BlockObserver(didFinish: { _, _ in Tally.recordFinish() }))
             return operation
         },
         countsFinishes: true)

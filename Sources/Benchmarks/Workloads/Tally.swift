@@ -1,12 +1,27 @@
-import Synchronization
+import Foundation
 
 /// Counts observer callbacks, so a run that "finished" without telling every observer is caught.
 enum Tally {
-    static let finishes = Atomic<Int>(0)
+    private static let counter = Counter()
 
-    static func reset() {
-        finishes.store(0, ordering: .relaxed)
+    static func recordFinish() {
+        counter.add()
     }
 
-    static var finishCount: Int { finishes.load(ordering: .relaxed) }
+    static func reset() {
+        counter.reset()
+    }
+
+    static var finishCount: Int { counter.value }
+
+    /// `Synchronization.Atomic` needs macOS 15: the package supports macOS 13.
+    private final class Counter: @unchecked Sendable {
+        // `count` is only reached under `lock`
+        private let lock = NSLock()
+        private var count = 0
+
+        func add() { lock.withLock { count += 1 } }
+        func reset() { lock.withLock { count = 0 } }
+        var value: Int { lock.withLock { count } }
+    }
 }

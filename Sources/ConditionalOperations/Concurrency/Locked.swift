@@ -1,12 +1,14 @@
 import Foundation
 
-/// A value behind a `pthread_mutex_t`, stored with the value in one allocation; copyable, unlike
-/// `Mutex`, for state that is not on a hot path.
+/// The library's one lock: a value behind a `pthread_mutex_t`, both in one allocation.
 ///
-/// On Linux ThreadSanitizer cannot see `Synchronization.Mutex` (its futex-based locking happens
-/// in uninstrumented code) and reports every access it protects as a race. It intercepts
-/// `pthread_mutex_lock`, so this lock is visible; see ``StateLock`` for the hot ones.
-struct Locked<Value>: @unchecked Sendable {  // the value is only reached under the mutex
+/// ThreadSanitizer intercepts `pthread_mutex_lock` on every platform, so a user's
+/// `swift test --sanitize=thread` sees the library's locking. It cannot see
+/// `Synchronization.Mutex` on Linux (its futex is in uninstrumented code), which would make every
+/// access it guards look like a race; `Mutex` also needs macOS 15 / iOS 18. Copyable: copies
+/// share the value and the lock.
+struct Locked<Value>: @unchecked Sendable {
+    // the value is only reached under the mutex
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         deinit {
             _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }

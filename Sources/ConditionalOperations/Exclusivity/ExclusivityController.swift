@@ -82,7 +82,7 @@ final class ExclusivityController: Sendable {
         }
     }
 
-    private let state = StateLock(State())
+    private let state = Locked(State())
 
     /// Requests `categories` for `requester`; `grant` runs once they are all held, possibly
     /// before this returns, and always outside the lock. A request `requester` still had is

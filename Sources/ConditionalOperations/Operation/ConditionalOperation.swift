@@ -23,7 +23,7 @@ import Foundation
 /// unless ``finishesWhenCancelled`` is `false`.
 open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     // mutable state: behind `machine`'s lock
-    let machine = StateLock(OperationStateMachine())
+    let machine = Locked(OperationStateMachine())
 
     public override init() {
         super.init()
@@ -102,7 +102,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         case .added, .ignored:
             break
         case .misuse:
-            preconditionFailure(
+            Misuse.trap(
                 "\(diagnosticName): addCondition(\(condition.name)) after the operation was admitted and its "
                     + "conditions evaluated (S13: add conditions first, before dependencies, enqueuing, "
                     + "start() or any isReady query)")
@@ -157,7 +157,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     public final override func start() {
         switch machine.withLock({ $0.start() }) {
         case .misuse:
-            preconditionFailure("\(diagnosticName): start() called twice (S13: an operation starts once)")
+            Misuse.trap("\(diagnosticName): start() called twice (S13: an operation starts once)")
         case .launched(let followup):
             perform(followup)
         case .wait:

@@ -11,7 +11,7 @@ extension ConditionalOperation {
         let readiness: Readiness
         switch machine.withLock({ $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) }) {
         case .misuse:
-            preconditionFailure(
+            Misuse.trap(
                 "\(diagnosticName): added to a queue while already in one or started "
                     + "(S13: an operation is added to one queue, once)")
         case .ready:

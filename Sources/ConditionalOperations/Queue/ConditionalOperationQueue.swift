@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An `OperationQueue` that adds what only a queue can do for ``ConditionalOperation``s.
 ///
@@ -23,10 +22,7 @@ import Synchronization
 /// running. ``unfinishedOperationCount`` counts everything added and not finished.
 open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     // mutable state: behind `registry`'s lock
-    private let registry = StateLock(QueueRegistry())
-    /// Whether the registry has a delegate, barriers or held operations: most queues have none of
-    /// them most of the time, and then adding and finishing take no lock of the queue's.
-    private let registryInUse = Atomic<Bool>(false)
+    private let registry = Locked(QueueRegistry())
 
     public override init() {
         super.init()
@@ -35,7 +31,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Hears of the operations added and finished. Held weakly.
     public var delegate: (any ConditionalOperationQueueDelegate)? {
         get { registry.withLock { $0.delegate } }
-        set { updateRegistry { $0.delegate = newValue } }
+        set { registry.withLock { $0.delegate = newValue } }
     }
 
     /// Every operation added and not yet finished: those held back and those Foundation holds.
@@ -89,9 +85,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
     /// ready. Returns whether it goes to Foundation now (the caller hands it over).
     private func admit(_ operation: Foundation.Operation) -> Bool {
-        let (delegate, barriers) =
-            registryInUse.load(ordering: .acquiring)
-            ? registry.withLock { ($0.delegate, $0.barriers) } : (nil, [])
+        let (delegate, barriers) = registry.withLock { registry in
+            registry.isInUse ? (registry.delegate, registry.barriers) : (nil, [])
+        }
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
         guard let conditional = operation as? ConditionalOperation else {
@@ -106,16 +102,16 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
             conditional.dependenciesFinished ? [] : operation.dependencies.filter { !$0.isFinished }
         var cycle: [Foundation.Operation] = []
         if !dependencies.isEmpty {
-            cycle = updateRegistry { $0.add(operation, dependencies: dependencies) }
+            cycle = registry.withLock { $0.add(operation, dependencies: dependencies) }
         }
         let isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
         if isReady, !dependencies.isEmpty {
-            updateRegistry { $0.remove(operation) }
+            registry.withLock { $0.remove(operation) }
         } else if !isReady, dependencies.isEmpty {
             // Still held back (conditions, categories): keep it where cancel and wait find it.
-            _ = updateRegistry { $0.add(operation, dependencies: []) }
+            _ = registry.withLock { $0.add(operation, dependencies: []) }
             // handed over meanwhile
-            if conditional.state >= .ready { updateRegistry { $0.remove(operation) } }
+            if conditional.state >= .ready { registry.withLock { $0.remove(operation) } }
         }
         if !cycle.isEmpty { breakCycle(cycle) }
         return isReady
@@ -127,8 +123,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         let operation = BlockOperation(block: barrier)
         let held = registry.withLock { $0.operations }
         for earlier in held + operations where earlier !== operation { operation.addDependency(earlier) }
-        updateRegistry { $0.addBarrier(operation) }
-        FinishWatcher(watching: operation) { [self] in updateRegistry { $0.removeBarrier(operation) } }
+        registry.withLock { $0.addBarrier(operation) }
+        FinishWatcher(watching: operation) { [self] in registry.withLock { $0.removeBarrier(operation) } }
         addOperation(operation)
     }
 
@@ -156,25 +152,13 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     func handOver(_ operation: ConditionalOperation) {
         // Foundation's first, then forgotten here: `cancelAllOperations()` finds it in one of them.
         super.addOperation(operation)
-        if registryInUse.load(ordering: .acquiring) { updateRegistry { $0.remove(operation) } }
+        registry.withLock { $0.remove(operation) }
     }
 
     /// An operation of this queue finished (every operation was handed over before).
     func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
-        guard registryInUse.load(ordering: .acquiring), let delegate = registry.withLock({ $0.delegate })
-        else {
-            return
-        }
+        guard let delegate = registry.withLock({ $0.isInUse ? $0.delegate : nil }) else { return }
         delegate.operationQueue(self, operationDidFinish: operation, errors: errors)
-    }
-
-    /// Changes the registry and keeps `registryInUse` true while it holds anything.
-    private func updateRegistry<Result>(_ body: (inout QueueRegistry) -> Result) -> Result {
-        registry.withLock { registry in
-            let result = body(&registry)
-            registryInUse.store(registry.isInUse, ordering: .releasing)
-            return result
-        }
     }
 
     /// Every operation of a dependency cycle finishes without executing (S9).
