@@ -2,10 +2,7 @@ import Foundation
 
 /// An observer made of closures; any of them may be `nil`.
 public struct BlockObserver: OperationObserver {
-    private let didStart: (@Sendable (ConditionalOperation) -> Void)?
-    private let didProduce: (@Sendable (ConditionalOperation, Foundation.Operation) -> Void)?
-    private let didCancel: (@Sendable (ConditionalOperation, [any Error]) -> Void)?
-    private let didFinish: (@Sendable (ConditionalOperation, [any Error]) -> Void)?
+    private let callbacks: Callbacks
 
     /// Creates an observer that calls the given closures.
     public init(
@@ -14,25 +11,68 @@ public struct BlockObserver: OperationObserver {
         didCancel: (@Sendable (ConditionalOperation, [any Error]) -> Void)? = nil,
         didFinish: (@Sendable (ConditionalOperation, [any Error]) -> Void)? = nil
     ) {
-        self.didStart = didStart
-        self.didProduce = didProduce
-        self.didCancel = didCancel
-        self.didFinish = didFinish
+        callbacks =
+            switch (didStart, didProduce, didCancel, didFinish) {
+            case (nil, nil, nil, let didFinish?): .didFinish(didFinish)
+            case (let didStart?, nil, nil, nil): .didStart(didStart)
+            case (nil, nil, nil, nil): .none
+            default:
+                .several(
+                    Several(
+                        didStart: didStart, didProduce: didProduce, didCancel: didCancel, didFinish: didFinish
+                    ))
+            }
     }
 
     public func operationDidStart(_ operation: ConditionalOperation) {
-        didStart?(operation)
+        switch callbacks {
+        case .didStart(let didStart): didStart(operation)
+        case .several(let several): several.didStart?(operation)
+        case .didFinish, .none: break
+        }
     }
 
     public func operation(_ operation: ConditionalOperation, didProduce newOperation: Foundation.Operation) {
-        didProduce?(operation, newOperation)
+        if case .several(let several) = callbacks { several.didProduce?(operation, newOperation) }
     }
 
     public func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {
-        didCancel?(operation, errors)
+        if case .several(let several) = callbacks { several.didCancel?(operation, errors) }
     }
 
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
-        didFinish?(operation, errors)
+        switch callbacks {
+        case .didFinish(let didFinish): didFinish(operation, errors)
+        case .several(let several): several.didFinish?(operation, errors)
+        case .didStart, .none: break
+        }
+    }
+
+    /// The closures, small enough for the common observer of one callback to be stored inside an
+    /// `any OperationObserver` without an allocation of its own (DESIGN §5 counts bytes per operation).
+    private enum Callbacks: Sendable {
+        case none
+        case didStart(@Sendable (ConditionalOperation) -> Void)
+        case didFinish(@Sendable (ConditionalOperation, [any Error]) -> Void)
+        case several(Several)
+    }
+
+    private final class Several: Sendable {
+        let didStart: (@Sendable (ConditionalOperation) -> Void)?
+        let didProduce: (@Sendable (ConditionalOperation, Foundation.Operation) -> Void)?
+        let didCancel: (@Sendable (ConditionalOperation, [any Error]) -> Void)?
+        let didFinish: (@Sendable (ConditionalOperation, [any Error]) -> Void)?
+
+        init(
+            didStart: (@Sendable (ConditionalOperation) -> Void)?,
+            didProduce: (@Sendable (ConditionalOperation, Foundation.Operation) -> Void)?,
+            didCancel: (@Sendable (ConditionalOperation, [any Error]) -> Void)?,
+            didFinish: (@Sendable (ConditionalOperation, [any Error]) -> Void)?
+        ) {
+            self.didStart = didStart
+            self.didProduce = didProduce
+            self.didCancel = didCancel
+            self.didFinish = didFinish
+        }
     }
 }

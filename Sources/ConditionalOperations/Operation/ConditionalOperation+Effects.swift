@@ -138,7 +138,7 @@ extension ConditionalOperation {
 
     /// The `finishing` state: the hook, the observers, then `isFinished` flips last.
     private func completeFinishing(
-        errors: [any Error], wasExecuting: Bool, releasesCategories: Bool, observers: [any OperationObserver]
+        errors: [any Error], wasExecuting: Bool, releasesCategories: Bool, observers: ObserverList
     ) {
         finished(errors: errors)
         for observer in observers { observer.operationDidFinish(self, errors: errors) }

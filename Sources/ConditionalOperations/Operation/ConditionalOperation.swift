@@ -22,8 +22,13 @@ import Foundation
 /// it ready, and it finishes without executing when started; while it executes, it finishes at once
 /// unless ``finishesWhenCancelled`` is `false`.
 open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
-    // mutable state: behind `machine`'s lock
-    let machine = Locked(OperationStateMachine())
+    // mutable state: `lockedMachine`, behind the operation's lock (`machine`)
+    /// Only reached through ``machine``, under the operation's lock. Unchecked exclusivity: that
+    /// lock already makes every access exclusive, and a plain queue reads it for every `isReady`.
+    @exclusivity(unchecked) fileprivate var lockedMachine = OperationStateMachine()
+
+    /// The state machine, behind the operation's lock (one of ``LockTable``'s).
+    var machine: MachineLock { MachineLock(operation: self) }
 
     public override init() {
         super.init()
@@ -234,5 +239,19 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         let type = String(describing: Swift.type(of: self))
         guard let name, !name.isEmpty else { return type }
         return "\(type) '\(name)'"
+    }
+}
+
+/// Runs a closure on an operation's state machine under the operation's lock.
+struct MachineLock {
+    unowned(unsafe) let operation: ConditionalOperation
+
+    /// Runs `body` with exclusive access to the machine. Never call out to user code from `body`.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout OperationStateMachine) throws -> Result) rethrows -> Result {
+        let mutex = LockTable.mutex(for: ObjectIdentifier(operation))
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&operation.lockedMachine)
     }
 }

@@ -14,7 +14,7 @@ struct OperationStateMachine {
 
     // Word-sized fields first, then the single bytes: the machine is stored in every operation.
     private(set) var errors: [any Error] = []
-    private(set) var observers: [any OperationObserver] = []
+    private(set) var observers = ObserverList()
     /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
     /// operations go there (S10).
     private(set) var owner: ConditionalOperationQueue?
@@ -567,7 +567,7 @@ struct OperationStateMachine {
     /// The next effect to deliver with the observers to tell, or `nil` when the deliverer is done.
     /// `thread` is the deliverer's, which runs `execute()` if that is next.
     mutating func nextEffect(thread: ThreadIdentity? = nil) -> (
-        effect: Effect, observers: [any OperationObserver]
+        effect: Effect, observers: ObserverList
     )? {
         while true {
             if let effect = effects.popFirst() { return (effect, observers) }
@@ -585,7 +585,7 @@ struct OperationStateMachine {
             isExecuteCalled = true
             isDelivering = false
             if !executesOnAnotherThread, let thread { executingThread = thread }
-            return (.execute(onAnotherThread: executesOnAnotherThread), [])
+            return (.execute(onAnotherThread: executesOnAnotherThread), ObserverList())
         }
         isDelivering = false
         return nil
@@ -599,7 +599,7 @@ struct OperationStateMachine {
 
     /// Observers added after `count` of them had been told, while finishing.
     private func observers(after count: Int) -> [any OperationObserver] {
-        count < observers.count ? Array(observers[count...]) : []
+        count < observers.count ? observers.added(after: count) : []
     }
 
     enum FinishedAction {
@@ -616,7 +616,7 @@ struct OperationStateMachine {
         guard latecomers.isEmpty else { return .tell(latecomers) }
         let action = FinishedAction.finished(waiters: waiters, owner: owner)
         state = .finished
-        observers = []
+        observers = ObserverList()
         conditions = []
         owner = nil
         executingThread = .none

@@ -559,7 +559,7 @@ extension ConditionalOperationsTests {
             _ = machine.finish(errors: [])
             _ = Self.drain(&machine)
             _ = machine.markFinished(notified: 1)
-            #expect(machine.observers.isEmpty)
+            #expect(machine.observers.count == 0)
             #expect(machine.owner == nil)
             #expect(machine.addObserver(BlockObserver()) != nil, "a late observer is told at once")
         }
