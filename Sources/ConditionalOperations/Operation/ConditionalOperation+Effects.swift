@@ -164,7 +164,7 @@ extension ConditionalOperation {
             case .tell(let latecomers):  // added by an observer while finishing
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
-            case .finished(let waiters, let owner):
+            case .finished(let waiters, let owner, _):
                 if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)

@@ -605,8 +605,12 @@ struct OperationStateMachine {
     enum FinishedAction {
         /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
         case tell([any OperationObserver])
-        /// `isFinished` is `true`: resume the waiters and tell the owner.
-        case finished(waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?)
+        /// `isFinished` is `true`: resume the waiters and tell the owner. `released` is what the
+        /// machine let go of: the caller drops it once the lock is released, since an operation's
+        /// deinit takes a lock that may be this one (``LockTable``).
+        case finished(
+            waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?,
+            released: (ObserverList, [any OperationCondition]))
     }
 
     /// The finishing effect was delivered to `notified` observers: `isFinished` becomes `true`,
@@ -614,7 +618,7 @@ struct OperationStateMachine {
     mutating func markFinished(notified: Int) -> FinishedAction {
         let latecomers = observers(after: notified)
         guard latecomers.isEmpty else { return .tell(latecomers) }
-        let action = FinishedAction.finished(waiters: waiters, owner: owner)
+        let action = FinishedAction.finished(waiters: waiters, owner: owner, released: (observers, conditions))
         state = .finished
         observers = ObserverList()
         conditions = []
@@ -634,8 +638,9 @@ struct OperationStateMachine {
     }
 
     /// Cancel or an early finish abandons pending conditions and a pending category request.
+    /// The conditions themselves are let go of once finished (``markFinished(notified:)``): not
+    /// here, under the lock, where the last reference to what they hold may go.
     private mutating func abandonConditions() -> Followup {
-        conditions = []
         conditionAnswered = []
         unansweredConditions = 0
         guard isAcquiringCategories, !holdsCategories else { return [] }
