@@ -13,9 +13,10 @@ extension ConditionalOperation {
     ///
     /// `handOver` runs once the producer finished, on the thread that finished it, and before this
     /// operation executes. If the producer was cancelled, this operation finishes without
-    /// executing, with ``OperationError/dependenciesCancelled(count:)``; if it failed (or finished
-    /// without a value), with ``OperationError/dependenciesFailed(count:)``; if `handOver` throws,
-    /// with that error. None of these is a cancellation.
+    /// executing, with ``OperationError/dependenciesCancelled(_:)``; if it failed (or finished
+    /// without a value), with ``OperationError/dependenciesFailed(_:)``: either lists the producer,
+    /// by name, with its own errors (none if it finished without a value). If `handOver` throws,
+    /// it finishes with that error. None of these is a cancellation.
     ///
     /// The hand-over is a condition of this operation: call `inject` where conditions are added,
     /// before the operation is enqueued or started (S13). It is released once evaluated, and holds

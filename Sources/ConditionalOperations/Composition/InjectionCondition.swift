@@ -13,9 +13,12 @@ struct InjectionCondition<Output: Sendable>: OperationCondition {
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
-        if producer.isCancelled { return completion(.failed(OperationError.dependenciesCancelled(count: 1))) }
+        // The producer is reported with its own errors (none if it finished without a value).
+        if producer.isCancelled {
+            return completion(.failed(OperationError.dependenciesCancelled([.init(producer)])))
+        }
         guard case .success(let output) = producer.result else {
-            return completion(.failed(OperationError.dependenciesFailed(count: 1)))
+            return completion(.failed(OperationError.dependenciesFailed([.init(producer)])))
         }
         do {
             try handOver(operation, output)

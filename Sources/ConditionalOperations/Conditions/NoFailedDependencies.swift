@@ -2,9 +2,10 @@
 ///
 /// A dependency failed when it is a ``ConditionalOperation`` that finished with errors and was
 /// not cancelled. Failures win: the condition fails with
-/// ``OperationError/dependenciesFailed(count:)`` if any dependency failed, else with
-/// ``OperationError/dependenciesCancelled(count:)`` if any was cancelled (unless cancellations
-/// are ignored).
+/// ``OperationError/dependenciesFailed(_:)`` listing every failed dependency if any failed, else
+/// with ``OperationError/dependenciesCancelled(_:)`` listing every cancelled one (unless
+/// cancellations are ignored). Each ``OperationError/FailedDependency`` carries the dependency's
+/// name and its own errors, so the dependent's error leads to the root cause.
 public struct NoFailedDependencies: OperationCondition {
     private let ignoringCancellations: Bool
 
@@ -13,25 +14,27 @@ public struct NoFailedDependencies: OperationCondition {
         self.ignoringCancellations = ignoringCancellations
     }
 
+    /// `"NoFailedDependencies"`.
     public var name: String { "NoFailedDependencies" }
 
+    /// Fails if a dependency failed or (unless ignored) was cancelled; see the type's description.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
-        var failed = 0
-        var cancelled = 0
+        var failed: [OperationError.FailedDependency] = []
+        var cancelled: [OperationError.FailedDependency] = []
         for dependency in operation.dependencies {
             if dependency.isCancelled {
-                cancelled += 1
+                cancelled.append(OperationError.FailedDependency(dependency))
             } else if let conditional = dependency as? ConditionalOperation, conditional.failed {
-                failed += 1
+                failed.append(OperationError.FailedDependency(dependency))
             }
         }
-        if failed > 0 {
-            completion(.failed(OperationError.dependenciesFailed(count: failed)))
-        } else if cancelled > 0 && !ignoringCancellations {
-            completion(.failed(OperationError.dependenciesCancelled(count: cancelled)))
+        if !failed.isEmpty {
+            completion(.failed(OperationError.dependenciesFailed(failed)))
+        } else if !cancelled.isEmpty && !ignoringCancellations {
+            completion(.failed(OperationError.dependenciesCancelled(cancelled)))
         } else {
             completion(.satisfied)
         }

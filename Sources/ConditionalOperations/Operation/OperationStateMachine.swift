@@ -374,7 +374,7 @@ struct OperationStateMachine {
         conditionAnswered[index] = true
         unansweredConditions -= 1
         if case .failed(let error) = result {
-            errors.append(error)
+            errors.appendConditionFailure(error)
             conditionsFailed = true
         }
         guard unansweredConditions == 0, !isSettlingInline else { return Readiness(isReady: false) }

@@ -118,20 +118,27 @@ extension ConditionalOperationsTests.CompositionTests {
             await consumer.waitUntilFinished()
             #expect(consumer.executions.current == 0)
             #expect(handed.current == 0)
-            #expect(consumer.errors.map { $0 as? OperationError } == [.dependenciesFailed(count: 1)])
+            #expect(
+                consumer.errors.map { $0 as? OperationError } == [
+                    .dependenciesFailed([.expected("ValueOperation<Int>", [TestError(1)])])
+                ])
             #expect(!consumer.isCancelled, "a failed condition is no cancellation")
             #expect(observer.events == ["didFinish"])
         }
 
         @Test func S2_aCancelledProducerFinishesTheConsumerWithoutExecutingWithDependenciesCancelled() async {
             let producer = ValueOperation<Int>(.success(1))
+            producer.name = "producer"
             producer.cancel()
             let consumer = ProbeOperation()
             consumer.inject(from: producer) { _, _ in Issue.record("handed over from a cancelled producer") }
             OperationQueue().add([producer, consumer])
             await consumer.waitUntilFinished()
             #expect(consumer.executions.current == 0)
-            #expect(consumer.errors.map { $0 as? OperationError } == [.dependenciesCancelled(count: 1)])
+            #expect(
+                consumer.errors.map { $0 as? OperationError } == [
+                    .dependenciesCancelled([.expected("producer", cancelled: true)])
+                ])
             #expect(!consumer.isCancelled)
         }
 
@@ -141,7 +148,14 @@ extension ConditionalOperationsTests.CompositionTests {
             consumer.inject(from: producer) { _, _ in }
             OperationQueue().add([producer, consumer])
             await consumer.waitUntilFinished()
-            #expect(consumer.errors.map { $0 as? OperationError } == [.dependenciesFailed(count: 1)])
+            #expect(
+                consumer.errors.map { $0 as? OperationError } == [
+                    .dependenciesFailed([.expected("ResultOperation<Int>")])
+                ])
+            #expect(
+                consumer.errors.map { "\($0)" } == [
+                    "1 dependency failed: dependency 'ResultOperation<Int>' failed"
+                ])
         }
 
         @Test func aThrowingHandOverFailsTheConsumerWithItsError() async {

@@ -77,7 +77,13 @@ extension ConditionalOperationsTests.CompositionTests {
             OperationQueue().add([process, fetch])
             await process.waitUntilFinished()
             #expect(fetch.errors.map { $0 as? FetchError } == [.offline])
-            #expect(process.errors.map { $0 as? OperationError } == [.dependenciesFailed(count: 1)])
+            #expect(
+                process.errors.map { $0 as? OperationError } == [
+                    .dependenciesFailed([.expected("FetchUsersOperation", [FetchError.offline])])
+                ])
+            #expect(
+                process.errors.first.map { "\($0)" }
+                    == "1 dependency failed: dependency 'FetchUsersOperation' failed: offline")
             #expect(process.result.map { (try? $0.get()) == nil } == true)
         }
 

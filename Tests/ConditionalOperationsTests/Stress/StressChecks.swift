@@ -81,7 +81,8 @@ enum StressChecks {
 
         // Without a cancel or an outside finish, the outcome is exact.
         if !isCancelled && plan.externalFinish == nil {
-            let expected = conditionKeys.compactMap { $0 }.sorted()
+            // Several NoFailedDependencies report the same dependencies once, merged.
+            let expected = Set(conditionKeys.compactMap { $0 }).sorted()
             require(
                 failedConditions.sorted() == expected,
                 "S2: condition failures \(failedConditions), expected \(expected)")
@@ -183,18 +184,18 @@ enum StressChecks {
             case .throwing:
                 return StressError(kind: .thrown, operation: index, index: position).description
             case .noFailedDependencies(let ignoringCancellations):
-                var failed = 0
-                var cancelled = 0
+                var failed: [OperationError.FailedDependency] = []
+                var cancelled: [OperationError.FailedDependency] = []
                 for dependency in operation.dependencies {
                     if dependency.isCancelled {
-                        cancelled += 1
+                        cancelled.append(OperationError.FailedDependency(dependency))
                     } else if let conditional = dependency as? ConditionalOperation, conditional.failed {
-                        failed += 1
+                        failed.append(OperationError.FailedDependency(dependency))
                     }
                 }
-                if failed > 0 { return stressKey(OperationError.dependenciesFailed(count: failed)) }
-                if cancelled > 0 && !ignoringCancellations {
-                    return stressKey(OperationError.dependenciesCancelled(count: cancelled))
+                if !failed.isEmpty { return stressKey(OperationError.dependenciesFailed(failed)) }
+                if !cancelled.isEmpty && !ignoringCancellations {
+                    return stressKey(OperationError.dependenciesCancelled(cancelled))
                 }
                 return nil
             case .exclusive:

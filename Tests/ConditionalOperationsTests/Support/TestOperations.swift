@@ -95,3 +95,10 @@ extension OperationQueue {
         for operation in operations { addOperation(operation) }
     }
 }
+
+extension OperationError.FailedDependency {
+    /// The dependency a test expects to be named: equality ignores which operation it was.
+    static func expected(_ name: String, _ errors: [any Error] = [], cancelled: Bool = false) -> Self {
+        Self(name: name, errors: errors, isCancelled: cancelled, id: ObjectIdentifier(Self.self))
+    }
+}
