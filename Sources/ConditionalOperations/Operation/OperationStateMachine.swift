@@ -618,7 +618,8 @@ struct OperationStateMachine {
     mutating func markFinished(notified: Int) -> FinishedAction {
         let latecomers = observers(after: notified)
         guard latecomers.isEmpty else { return .tell(latecomers) }
-        let action = FinishedAction.finished(waiters: waiters, owner: owner, released: (observers, conditions))
+        let action = FinishedAction.finished(
+            waiters: waiters, owner: owner, released: (observers, conditions))
         state = .finished
         observers = ObserverList()
         conditions = []

@@ -34,7 +34,9 @@ extension ConditionalOperationsTests {
             var candidates: [ProbeOperation] = []  // kept alive, so each try has a new address
             while true {
                 let candidate = operationWithADependency()
-                if LockTable.mutex(for: ObjectIdentifier(candidate)) == LockTable.mutex(for: ObjectIdentifier(first)) {
+                if LockTable.mutex(for: ObjectIdentifier(candidate))
+                    == LockTable.mutex(for: ObjectIdentifier(first))
+                {
                     return (first, candidate)
                 }
                 candidates.append(candidate)
@@ -59,7 +61,8 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(holder)
             #expect(await done.wait(seconds: 10))
             await waitUntil(seconds: 5) { weakHeld == nil }
-            #expect(weakHeld == nil, "the abandoned condition was let go of once the operation finished (S12)")
+            #expect(
+                weakHeld == nil, "the abandoned condition was let go of once the operation finished (S12)")
         }
     }
 }
