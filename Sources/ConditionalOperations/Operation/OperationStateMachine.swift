@@ -58,6 +58,22 @@ struct OperationStateMachine {
         static let isDelivering = Flags(rawValue: 1 << 16)
         static let drainsBeforeFinishing = Flags(rawValue: 1 << 17)
         static let isDraining = Flags(rawValue: 1 << 18)
+        static let hasAnsweredNotReady = Flags(rawValue: 1 << 19)
+    }
+
+    /// An `isReady` query was answered `false`. swift-corelibs-foundation caches the answer each
+    /// query returns, in whatever order the querying threads store them: a `false` from one thread
+    /// can land after the `true` of another that made the operation ready, and the queue then never
+    /// starts it. Becoming ready inside a query then also announces it, from another thread.
+    private var hasAnsweredNotReady: Bool {
+        get { flags.contains(.hasAnsweredNotReady) }
+        set { if newValue { flags.insert(.hasAnsweredNotReady) } else { flags.remove(.hasAnsweredNotReady) } }
+    }
+
+    /// Answers a query `false` (see ``hasAnsweredNotReady``).
+    private mutating func notReady() -> Readiness {
+        hasAnsweredNotReady = true
+        return Readiness(isReady: false)
     }
 
     /// S11: an operation that runs others (a `GroupOperation`) and does not execute still lets
@@ -279,11 +295,13 @@ struct OperationStateMachine {
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
     mutating func settledReadiness() -> Bool? {
         if isBeingReleased { return state >= .ready }
-        return switch state {
-        case .evaluatingConditions: false
-        case .executing, .finishing, .finished: true
-        case .ready where isStartRequested || !hasAnnouncedReadiness: true
-        default: nil
+        switch state {
+        case .evaluatingConditions:
+            hasAnsweredNotReady = true
+            return false
+        case .executing, .finishing, .finished: return true
+        case .ready where isStartRequested || !hasAnnouncedReadiness: return true
+        default: return nil
         }
     }
 
@@ -298,10 +316,10 @@ struct OperationStateMachine {
             guard let dependenciesFinished, epoch == nil || epoch == dependencyEpoch else {
                 return Readiness(isReady: false, needsDependencies: true, dependencyEpoch: dependencyEpoch)
             }
-            guard dependenciesFinished else { return Readiness(isReady: false) }
+            guard dependenciesFinished else { return notReady() }
             return passDependencies(context: context)
         case .evaluatingConditions:
-            return Readiness(isReady: false)
+            return notReady()
         case .ready:
             guard !isStartRequested else { return Readiness(isReady: true) }
             if announcementsInProgress > 0 {
@@ -334,7 +352,7 @@ struct OperationStateMachine {
             state = .pending
             return Readiness(isReady: false, next: .askDependencies(conditions))
         case .asking:
-            return Readiness(isReady: false)
+            return notReady()
         case .asked:
             state = .evaluatingConditions
             let evaluated = conditions
@@ -664,7 +682,10 @@ struct OperationStateMachine {
             return .handToQueue
         }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
-        return context.answersQuery ? [] : .announceReady
+        guard context.answersQuery else { return .announceReady }
+        guard hasAnsweredNotReady, !isReannouncePending else { return [] }
+        isReannouncePending = true  // not now: Foundation may hold its queue's lock while it asks
+        return .reannounceLater
     }
 
     private mutating func becomeReadyNow(context: Context) -> Readiness {

@@ -66,6 +66,23 @@ extension ConditionalOperationsTests {
             #expect(Self.drain(&machine) == ["finish(2,skipped)"])
         }
 
+        @Test func aQueryThatMakesItReadyAfterAFalseAnswerAlsoAnnouncesFromAnotherThread() {
+            var machine = Machine()
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
+            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup == .reannounceLater, "the earlier false may be cached after this true")
+            let due = machine.reannouncementDue()
+            #expect(due)
+        }
+
+        @Test func aQueryThatMakesItReadyAtOnceAnnouncesNothing() {
+            var machine = Machine()
+            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup.isEmpty, "the no-op path stays free of dispatches")
+        }
+
         @Test func queryBeforeDependenciesFinishedChangesNothing() {
             var machine = Machine()
             let answer = machine.queryReadiness(dependenciesFinished: false, context: .query)
