@@ -17,7 +17,7 @@ enum LockTable {
         let table = UnsafeMutableRawPointer.allocate(byteCount: count * stride, alignment: 64)
         for index in 0..<count {
             let mutex = (table + index * stride).bindMemory(to: pthread_mutex_t.self, capacity: 1)
-            pthread_mutex_init(mutex, nil)
+            MutexAttributes.initialize(mutex)
         }
         return table
     }()

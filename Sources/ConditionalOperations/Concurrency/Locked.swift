@@ -20,7 +20,7 @@ struct Locked<Value>: @unchecked Sendable {
     init(_ value: Value) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in value }
         storage = unsafeDowncast(buffer, to: Storage.self)
-        _ = storage.withUnsafeMutablePointerToElements { pthread_mutex_init($0, nil) }
+        storage.withUnsafeMutablePointerToElements { MutexAttributes.initialize($0) }
     }
 
     /// Runs `body` with exclusive access to the value. Never call out to user code from `body`.
