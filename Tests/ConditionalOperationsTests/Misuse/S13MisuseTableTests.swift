@@ -156,9 +156,11 @@ extension ConditionalOperationsTests {
             @Test func S13_startingAnOperationByHandThenEnqueuingItTrapsWhenTheQueueStartsIt() async {
                 // Foundation accepts it (it has not executed yet); once its dependency finished, the
                 // queue's start() is the second one.
+                // It never finishes by itself: one that did could leave the queue before the queue
+                // starts it, and then nothing traps.
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let dependency = BlockOperation {}
-                    let operation = ConditionalOperation()
+                    let operation = ProbeOperation(.never)
                     operation.name = "Hand-started"
                     operation.addDependency(dependency)
                     operation.start()  // waits for its dependency
@@ -167,7 +169,7 @@ extension ConditionalOperationsTests {
                     await MisuseTable.hang(seconds: 5)
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
-                #expect(message.contains("ConditionalOperation 'Hand-started': start() called twice (S13"))
+                #expect(message.contains("ProbeOperation 'Hand-started': start() called twice (S13"))
             }
         #endif
 
