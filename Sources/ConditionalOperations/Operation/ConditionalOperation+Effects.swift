@@ -75,6 +75,7 @@ extension ConditionalOperation {
                 if self.machine.withLock({ $0.reannouncementDue() }) { self.announceReadiness() }
             }
         }
+        if followup.contains(.executeNow) { execute() }
     }
 
     /// Asks every condition at once; each answers through its completion, now or later.
@@ -125,6 +126,7 @@ extension ConditionalOperation {
                 completeFinishing(
                     errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
                     observers: observers)
+                return  // the last effect: nothing is queued once finishing began (S1)
             case .execute(let onAnotherThread):
                 if onAnotherThread {
                     DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
@@ -175,16 +177,7 @@ extension ConditionalOperation {
         }
     }
 
-    /// Whether KVO `isExecuting` is posted. Apple's Foundation needs it; swift-corelibs-foundation
-    /// only records it for its own `start()`, which a `ConditionalOperation` replaces, and pays
-    /// locks and string comparisons for each notification.
-    private static var notifiesExecuting: Bool {
-        #if canImport(Darwin)
-            true
-        #else
-            false
-        #endif
-    }
+    private static var notifiesExecuting: Bool { OperationStateMachine.postsExecutingKVO }
 
     private var dispatchQoS: DispatchQoS.QoSClass { qualityOfService.dispatchQoSClass }
 }

@@ -72,8 +72,20 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// (that is how a plain `OperationQueue`, which tells an operation nothing, admits it).
     public final override var isReady: Bool {
         // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply.
-        if let settled = machine.withLock({ $0.settledReadiness() }) { return settled }
-        return queryReadiness(context: .query)
+        switch machine.withLock({ $0.settledReadiness() }) {
+        case .answer(let isReady):
+            return isReady
+        case .needsDependencies(let epoch):
+            let dependenciesFinished = self.dependenciesFinished
+            return settle(
+                machine.withLock {
+                    $0.queryReadiness(
+                        dependenciesFinished: dependenciesFinished, epoch: epoch, context: .query)
+                },
+                context: .query)
+        case .query:
+            return queryReadiness(context: .query)
+        }
     }
 
     /// Moves the operation towards `ready` as far as it can go now; returns whether it is ready.

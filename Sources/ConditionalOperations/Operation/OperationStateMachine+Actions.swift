@@ -34,6 +34,9 @@ extension OperationStateMachine {
         /// Started without executing, the operation lets what it runs finish first (S11): call
         /// `drain()`, which ends with ``drained(errors:)``.
         static let drain = Followup(rawValue: 1 << 6)
+        /// Started with nothing to deliver and nobody to tell: call `execute()` now, on this thread,
+        /// after every other followup.
+        static let executeNow = Followup(rawValue: 1 << 7)
     }
 
     /// Who is moving the operation towards `ready`, which decides what readiness calls for.

@@ -289,19 +289,34 @@ struct OperationStateMachine {
 
     // MARK: Readiness
 
-    /// The answer to an `isReady` query that changes nothing, or `nil` when the query must be made.
+    enum SettledReadiness {
+        /// The answer, and nothing changes.
+        case answer(Bool)
+        /// Read whether every dependency finished, then make the query with that and `epoch`
+        /// (one lock trip fewer than asking for it in ``queryReadiness(dependenciesFinished:epoch:context:)``).
+        case needsDependencies(epoch: UInt32)
+        /// Make the query.
+        case query
+    }
+
+    /// The answer to an `isReady` query that changes nothing, or what the query needs.
     ///
     /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
-    mutating func settledReadiness() -> Bool? {
-        if isBeingReleased { return state >= .ready }
+    mutating func settledReadiness() -> SettledReadiness {
+        if isBeingReleased { return .answer(state >= .ready) }
         switch state {
+        case .initialized, .pending:
+            return .needsDependencies(epoch: dependencyEpoch)
         case .evaluatingConditions:
             hasAnsweredNotReady = true
-            return false
-        case .executing, .finishing, .finished: return true
-        case .ready where isStartRequested || !hasAnnouncedReadiness: return true
-        default: return nil
+            return .answer(false)
+        case .executing, .finishing, .finished:
+            return .answer(true)
+        case .ready where isStartRequested || !hasAnnouncedReadiness:
+            return .answer(true)
+        case .ready:
+            return .query
         }
     }
 
@@ -639,6 +654,8 @@ struct OperationStateMachine {
         let action = FinishedAction.finished(
             waiters: waiters, owner: owner, released: (observers, conditions))
         state = .finished
+        isDelivering = false  // the finish effect is the last: its deliverer is done
+        isExecuteDue = false
         observers = ObserverList()
         conditions = []
         owner = nil
@@ -704,9 +721,27 @@ struct OperationStateMachine {
         }
         state = .executing
         didExecute = true
+        if !isDelivering, observers.count == 0, !OperationStateMachine.postsExecutingKVO {
+            // Nobody to tell of the start: execute at once on this thread, without a trip through
+            // the effects (S1 holds: there is no callback to order it against).
+            isExecuteCalled = true
+            executingThread = ThreadIdentity.current
+            return .executeNow
+        }
         let othersDeliver = isDelivering
         isExecuteDue = true
         executesOnAnotherThread = othersDeliver
         return enqueue(.didStart)
+    }
+
+    /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
+    /// swift-corelibs-foundation only records it for its own `start()`, which a
+    /// `ConditionalOperation` replaces, and pays locks and string comparisons for each notification.
+    static var postsExecutingKVO: Bool {
+        #if canImport(ObjectiveC)
+            true
+        #else
+            false
+        #endif
     }
 }

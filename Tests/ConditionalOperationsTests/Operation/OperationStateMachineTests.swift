@@ -83,6 +83,23 @@ extension ConditionalOperationsTests {
             #expect(answer.followup.isEmpty, "the no-op path stays free of dispatches")
         }
 
+        @Test func S1_withNobodyToTellOfTheStartItExecutesAtOnce() {
+            var machine = Self.readyMachine()
+            guard case .launched(let followup) = machine.start() else {
+                Issue.record("a ready operation launches when started")
+                return
+            }
+            #expect(
+                followup == (Machine.postsExecutingKVO ? .deliver : .executeNow),
+                "no observer and no KVO: execute() without a trip through the effects")
+            #expect(machine.state == .executing)
+            guard case .finishing(let finishing) = machine.finish(errors: []) else {
+                Issue.record("an executing operation finishes")
+                return
+            }
+            #expect(finishing == .deliver)
+        }
+
         @Test func queryBeforeDependenciesFinishedChangesNothing() {
             var machine = Machine()
             let answer = machine.queryReadiness(dependenciesFinished: false, context: .query)
@@ -155,6 +172,7 @@ extension ConditionalOperationsTests {
 
         @Test func fullLifeOfAnExecutedOperation() {
             var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             guard case .launched(let followup) = machine.start() else {
                 Issue.record("start did not launch")
                 return
@@ -170,7 +188,7 @@ extension ConditionalOperationsTests {
             #expect(machine.state == .finishing)
             #expect(machine.isExecuting() == true)
             #expect(Self.drain(&machine) == ["finish(1,executed)"])
-            _ = machine.markFinished(notified: 0)
+            _ = machine.markFinished(notified: 1)
             #expect(machine.state == .finished)
             #expect(machine.failed)
             #expect(machine.isExecuting() == false)
@@ -335,6 +353,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsPreventsExecute() {
             var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
             guard let (first, _) = machine.nextEffect(), case .didStart = first else {
                 Issue.record("didStart was not first")
@@ -347,6 +366,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsAnOperationFinishingItselfStillFinishes() {
             var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
             _ = machine.nextEffect()
             _ = machine.cancel(finishesWhenCancelled: false)
@@ -355,6 +375,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
             var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
             _ = machine.nextEffect()
             #expect(machine.produce(Foundation.Operation()) == [])
@@ -527,6 +548,7 @@ extension ConditionalOperationsTests {
 
         @Test func manualStartBeforeReadyLaunchesWhenReady() {
             var machine = Machine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.addCondition(BlockCondition { true }, categories: [])
             guard case .admit = machine.start() else {
                 Issue.record("start did not admit")
