@@ -36,52 +36,20 @@ import Foundation
 /// A subclass overriding ``execute()`` adds its children first and then calls `super.execute()`,
 /// which starts them.
 open class GroupOperation: ConditionalOperation, @unchecked Sendable {
-    // mutable state: behind `children`'s lock
-    private enum Phase {
-        /// The group has not started: children wait in ``Children/waiting``.
-        case waiting
-        /// The group executes: children run on the queue and are counted.
-        case running
-        /// The group started without executing (cancelled, a condition failed): its children,
-        /// cancelled, run on the queue and are counted, so that each reaches `finished` first (S11).
-        case draining
-        /// The last child finished: no child is counted any more.
-        case finished
-
-        var countsChildren: Bool { self == .running || self == .draining }
-    }
-
-    /// The group's own state, under one lock: the count of unfinished children and the errors
-    /// they finished with change together, or a last child could finish the group before a
-    /// slower one's errors were added.
-    private struct Children {
-        var phase = Phase.waiting
-        var queue: ConditionalOperationQueue?
-        /// The delegate of `queue`, which holds it weakly.
-        var tracker: GroupChildTracker?
-        var waiting: [Foundation.Operation]
-        /// The children added to the queue and not finished: a cancel reaches each one itself,
-        /// wherever the queue keeps it (S11).
-        var added: [ObjectIdentifier: Foundation.Operation] = [:]
-        /// Children added to the queue and not finished, plus one while the first ones are added.
-        var unfinished = 0
-        var errors: [any Error] = []
-        /// Every child, and every child added later, is cancelled.
-        var isCancelled = false
-    }
-
-    private let children: Locked<Children>
+    // mutable state: behind `group`'s lock
+    /// The children, under one lock.
+    private let group: Locked<GroupStateMachine>
 
     /// Creates a group of `operations`; more can be added with ``addOperation(_:)``.
     public init(operations: [Foundation.Operation] = []) {
         let queue = ConditionalOperationQueue()
         queue.isSuspended = true
         queue.name = "GroupOperation"
-        children = Locked(Children(queue: queue, waiting: operations))
+        group = Locked(GroupStateMachine(queue: queue, children: operations))
         super.init()
         let tracker = GroupChildTracker(group: self)
         queue.delegate = tracker
-        children.withLock { $0.tracker = tracker }
+        group.withLock { $0.track(with: tracker) }
         machine.withLock { $0.drainBeforeFinishing() }
         for operation in operations { adopt(operation) }
     }
@@ -94,31 +62,14 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// once (and is cancelled first if the group was cancelled). Once the group finished, the
     /// child is cancelled and run on a queue of the library.
     public func addOperation(_ operation: Foundation.Operation) {
-        enum Route {
-            case wait
-            case run(ConditionalOperationQueue)
-            case late
-        }
-        let (route, cancelled) = children.withLock { children -> (Route, Bool) in
-            switch children.phase {
-            case .waiting:
-                children.waiting.append(operation)
-                return (.wait, children.isCancelled)
-            case .running, .draining:
-                guard let queue = children.queue else { return (.late, true) }
-                return (.run(queue), children.isCancelled)
-            case .finished:
-                return (.late, true)
-            }
-        }
-        switch route {
-        case .wait:
+        switch group.withLock({ $0.add(operation) }) {
+        case .adopt(let cancel):
             adopt(operation)
-            if cancelled { operation.cancel() }
-        case .run(let queue):
-            if cancelled { operation.cancel() }
+            if cancel { operation.cancel() }
+        case .run(let queue, let cancel):
+            if cancel { operation.cancel() }
             queue.addOperation(operation)
-        case .late:
+        case .runLate:
             #if DEBUG
                 Diagnostics.log(
                     "\(diagnosticName): a child was added once the group finished; it is cancelled (S11)")
@@ -146,13 +97,13 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     ///
     /// A subclass overriding it adds its children first, then calls `super.execute()`.
     open override func execute() {
-        start(.running)
+        start(.finish)
     }
 
     /// Started without executing: the children are cancelled and run all the same, and the group
     /// finishes once each of them finished (S11).
     override func drain() {
-        start(.draining)
+        start(.finishDraining)
     }
 
     /// `false`: cancelling the group cancels its children, and it finishes once they finished (S5).
@@ -163,40 +114,22 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     open override func cancel() {
         super.cancel()
         guard isCancelled else { return }  // finishing had begun: nothing left to cancel
-        let (cancelled, queue) = children.withLock { children -> ([Foundation.Operation], OperationQueue?) in
-            guard !children.isCancelled else { return ([], nil) }
-            children.isCancelled = true
-            return (
-                children.waiting + children.added.values, children.phase == .running ? children.queue : nil
-            )
-        }
-        // Suspended meanwhile: a cancelled child finishing at once must not let a dependent that
-        // is not cancelled yet start (S11).
+        guard case .cancel(let children, let queue) = group.withLock({ $0.cancel() }) else { return }
         queue?.isSuspended = true
-        for child in cancelled { child.cancel() }
+        for child in children { child.cancel() }
         queue?.isSuspended = false
     }
 
-    /// Hands the waiting children to the queue and starts it; `phase` says how the group finishes.
-    private func start(_ phase: Phase) {
-        guard
-            let (queue, initial) = children.withLock({
-                children -> (ConditionalOperationQueue, [Foundation.Operation])? in
-                guard children.phase == .waiting, let queue = children.queue else { return nil }
-                children.phase = phase
-                if phase == .draining { children.isCancelled = true }
-                children.unfinished = 1  // held until the first children were all added
-                defer { children.waiting = [] }
-                return (queue, children.waiting)
-            })
-        else {
-            if phase == .draining { finishDraining(errors: []) }
-            return
+    /// Hands the waiting children to the queue and starts it.
+    private func start(_ ending: GroupStateMachine.Ending) {
+        let action = group.withLock { $0.start(ending) }
+        switch action {
+        case .start(let queue, let children):
+            queue.qualityOfService = qualityOfService
+            for child in children { queue.addOperation(child) }
+            queue.isSuspended = false
+            countFinished(nil, errors: [])
         }
-        queue.qualityOfService = qualityOfService
-        for child in initial { queue.addOperation(child) }
-        queue.isSuspended = false
-        countFinished(nil, errors: [])
     }
 
     // MARK: From the queue
@@ -212,42 +145,25 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// and scope its exclusivity categories (S7).
     func childWillBeAdded(_ child: Foundation.Operation) {
         adopt(child)
-        let cancels = children.withLock { children -> Bool in
-            guard children.phase.countsChildren else { return true }  // added to a finished group
-            children.unfinished += 1
-            children.added[ObjectIdentifier(child)] = child
-            return children.isCancelled
-        }
-        if cancels && !child.isCancelled { child.cancel() }
+        if group.withLock({ $0.childWillBeAdded(child) }) && !child.isCancelled { child.cancel() }
     }
 
     /// The queue saw `child` finish with `errors`.
     func childFinished(_ child: Foundation.Operation, errors: [any Error]) {
-        guard children.withLock({ $0.phase.countsChildren }) else { return }
+        guard group.withLock({ $0.isRunning }) else { return }
         childDidFinish(child, errors: errors)
         countFinished(child, errors: errors)
     }
 
-    /// One child (or the start, `nil`) finished; the last one finishes the group.
+    /// One child (or the start, `nil`) finished; the last one ends the group.
     private func countFinished(_ child: Foundation.Operation?, errors: [any Error]) {
-        let finished = children.withLock { children -> (errors: [any Error], drained: Bool)? in
-            guard children.phase.countsChildren else { return nil }
-            if let child { children.added[ObjectIdentifier(child)] = nil }
-            children.errors.append(contentsOf: errors)
-            children.unfinished -= 1
-            guard children.unfinished == 0 else { return nil }
-            let drained = children.phase == .draining
-            children.phase = .finished
-            children.queue = nil
-            children.tracker = nil
-            defer { children.errors = [] }
-            return (children.errors, drained)
-        }
-        guard let finished else { return }
-        if finished.drained {
-            finishDraining(errors: finished.errors)
-        } else {
-            finish(errors: finished.errors)
+        switch group.withLock({ $0.childFinished(child, errors: errors) }) {
+        case .none:
+            break
+        case .end(.finish, let errors):
+            finish(errors: errors)
+        case .end(.finishDraining, let errors):
+            finishDraining(errors: errors)
         }
     }
 }

@@ -1,0 +1,200 @@
+import Foundation
+
+/// The children of one ``GroupOperation`` as a value with no side effects (S11).
+///
+/// Each event returns what the group must do once it has released its lock: start the children,
+/// cancel them, finish. The count of unfinished children and the errors they finished with change
+/// together, under that one lock, or a last child could finish the group before a slower one's
+/// errors were added.
+struct GroupStateMachine {
+    /// How a started group ends once its last child finished.
+    enum Ending {
+        /// It executed: `finish(errors:)`.
+        case finish
+        /// It started without executing (cancelled, a condition failed): `finishDraining(errors:)`.
+        case finishDraining
+    }
+
+    struct Waiting {
+        let queue: ConditionalOperationQueue
+        /// The delegate of `queue`, which holds it weakly.
+        var tracker: GroupChildTracker?
+        var children: [Foundation.Operation]
+        var isCancelled = false
+    }
+
+    struct Running {
+        let queue: ConditionalOperationQueue
+        let tracker: GroupChildTracker?
+        let ending: Ending
+        /// The children added to the queue and not finished: a cancel reaches each one itself,
+        /// wherever the queue keeps it.
+        var added: [ObjectIdentifier: Foundation.Operation] = [:]
+        /// `added.count`, plus one while the first children are being added.
+        var unfinished = 1
+        var errors: [any Error] = []
+        /// Every child, and every child added later, is cancelled.
+        var isCancelled: Bool
+    }
+
+    enum State {
+        /// The group has not started: its children wait here, on no queue.
+        case waiting(Waiting)
+        /// The group started: its children run on its queue and are counted.
+        case running(Running)
+        /// The last child finished: the group let go of its queue and children (S12).
+        case finished
+        /// Only while an event changes a case's data in place, so that it is not copied.
+        case modifying
+    }
+
+    private(set) var state: State
+
+    init(queue: ConditionalOperationQueue, children: [Foundation.Operation]) {
+        state = .waiting(Waiting(queue: queue, children: children))
+    }
+
+    /// Whether children finishing now are counted.
+    var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
+    /// The queue's delegate, kept until the group finished. Set once, right after creation.
+    mutating func track(with tracker: GroupChildTracker) {
+        guard case .waiting(var waiting) = state else {
+            preconditionFailure("GroupStateMachine: track(with:) in state \(state)")
+        }
+        waiting.tracker = tracker
+        state = .waiting(waiting)
+    }
+
+    enum AddAction {
+        /// It waits for the group: scope its categories (S7), and cancel it if asked.
+        case adopt(cancel: Bool)
+        /// Add it to the queue, cancelled first if asked.
+        case run(ConditionalOperationQueue, cancel: Bool)
+        /// The group finished: cancel it and run it on the library's queue, so it still finishes.
+        case runLate
+    }
+
+    /// `addOperation(_:)` was called with `child`.
+    mutating func add(_ child: Foundation.Operation) -> AddAction {
+        switch state {
+        case .waiting(var waiting):
+            // Not started: it waits with the others, cancelled if the group was.
+            state = .modifying
+            waiting.children.append(child)
+            state = .waiting(waiting)
+            return .adopt(cancel: waiting.isCancelled)
+        case .running(let running):
+            // Started: it runs at once; the queue's delegate counts it.
+            return .run(running.queue, cancel: running.isCancelled)
+        case .finished:
+            // Too late to be waited for: it is cancelled so that it finishes at once.
+            return .runLate
+        case .modifying:
+            preconditionFailure("GroupStateMachine: add in state modifying")
+        }
+    }
+
+    enum StartAction {
+        /// Give the queue the group's quality of service, add `children`, resume it, then report
+        /// ``childFinished(_:errors:)`` with `nil` for the start itself.
+        case start(ConditionalOperationQueue, children: [Foundation.Operation])
+    }
+
+    /// The group executes (`.finish`) or started without executing (`.finishDraining`).
+    mutating func start(_ ending: Ending) -> StartAction {
+        switch state {
+        case .waiting(let waiting):
+            // The waiting children go to the queue; a group that does not execute cancels them.
+            state = .running(
+                Running(
+                    queue: waiting.queue, tracker: waiting.tracker, ending: ending,
+                    isCancelled: waiting.isCancelled || ending == .finishDraining))
+            return .start(waiting.queue, children: waiting.children)
+        case .running, .finished, .modifying:
+            preconditionFailure(
+                "GroupStateMachine: start(\(ending)) in state \(state): a group starts once (S1)")
+        }
+    }
+
+    enum CancelAction {
+        case none
+        /// Cancel each of `children`, with `suspending` suspended meanwhile (if any): a cancelled
+        /// child finishing at once must not let a dependent that is not cancelled yet start.
+        case cancel([Foundation.Operation], suspending: ConditionalOperationQueue?)
+    }
+
+    /// The group was cancelled.
+    mutating func cancel() -> CancelAction {
+        switch state {
+        case .waiting(var waiting):
+            // The waiting children are cancelled now; they still run once the group starts.
+            guard !waiting.isCancelled else { return .none }
+            waiting.isCancelled = true
+            state = .waiting(waiting)
+            return .cancel(waiting.children, suspending: nil)
+        case .running(var running):
+            // Every child on the queue, held back or running; later ones are cancelled as added.
+            guard !running.isCancelled else { return .none }
+            state = .modifying
+            running.isCancelled = true
+            state = .running(running)
+            return .cancel(Array(running.added.values), suspending: running.queue)
+        case .finished:
+            // Every child already finished.
+            return .none
+        case .modifying:
+            preconditionFailure("GroupStateMachine: cancel in state modifying")
+        }
+    }
+
+    /// The queue is about to add `child`. Returns whether to cancel it.
+    mutating func childWillBeAdded(_ child: Foundation.Operation) -> Bool {
+        switch state {
+        case .running(var running):
+            // Counted until it finished, and reachable by a cancel.
+            state = .modifying
+            running.unfinished += 1
+            running.added[ObjectIdentifier(child)] = child
+            state = .running(running)
+            return running.isCancelled
+        case .waiting, .finished:
+            // Not counted: cancelled, so that it finishes at once.
+            return true
+        case .modifying:
+            preconditionFailure("GroupStateMachine: childWillBeAdded in state modifying")
+        }
+    }
+
+    enum ChildFinishedAction {
+        case none
+        /// The last child finished: the group ends this way, with all its children's errors.
+        case end(Ending, errors: [any Error])
+    }
+
+    /// `child` finished with `errors`; `nil` for the start, once the first children were added.
+    mutating func childFinished(_ child: Foundation.Operation?, errors: [any Error]) -> ChildFinishedAction {
+        switch state {
+        case .running(var running):
+            // Counted; the last one ends the group and lets go of its queue.
+            state = .modifying
+            if let child { running.added[ObjectIdentifier(child)] = nil }
+            running.errors.append(contentsOf: errors)
+            running.unfinished -= 1
+            guard running.unfinished == 0 else {
+                state = .running(running)
+                return .none
+            }
+            state = .finished
+            return .end(running.ending, errors: running.errors)
+        case .waiting, .finished:
+            // Not counted (a child that was cancelled and run on the library's queue).
+            return .none
+        case .modifying:
+            preconditionFailure("GroupStateMachine: childFinished in state modifying")
+        }
+    }
+}
