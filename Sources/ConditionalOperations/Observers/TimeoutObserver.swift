@@ -17,9 +17,8 @@ public struct TimeoutObserver: OperationObserver {
 
     public func operationDidStart(_ operation: ConditionalOperation) {
         let timeout = self.timeout
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + timeout)
-        timer.setEventHandler { [weak operation] in
+        let timer = OneShotTimer.make(at: .after(timeout), qualityOfService: operation.qualityOfService) {
+            [weak operation] in
             operation?.cancel(with: OperationError.timedOut(timeout))
         }
         timers.insert(timer, for: operation)
