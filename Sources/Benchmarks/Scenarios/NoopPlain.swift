@@ -7,7 +7,7 @@ extension Scenario {
         measure: { n, settings, limit in
             [
                 TimedComparison(matchup: Matchup(shape: .independent, ours: .noop))
-                    .run(label: "noop-plain", n: n, settings: settings, limit: limit, target: .ratio(1.2))
+                    .run(label: "noop-plain", n: n, settings: settings, limit: limit, target: .ratio(1.0))
             ]
         })
 }

@@ -152,8 +152,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     /// S11: an operation that runs others started without executing (cancelled, a condition
     /// failed, finished early): it lets them finish, then calls ``finishDraining(errors:)``.
-    /// Declared here, not in an extension, so that a subclass can override it. Only operations that asked for it (`drainBeforeFinishing()`) get here; `GroupOperation`
-    /// overrides it.
+    /// Only operations that asked for it (`drainBeforeFinishing()`) get here; `GroupOperation`
+    /// overrides it. Declared here, not in an extension, so that a subclass can override it.
     func drain() {
         finishDraining(errors: [])
     }

@@ -292,8 +292,8 @@ struct OperationStateMachine {
     enum SettledReadiness {
         /// The answer, and nothing changes.
         case answer(Bool)
-        /// Read whether every dependency finished, then make the query with that and `epoch`
-        /// (one lock trip fewer than asking for it in ``queryReadiness(dependenciesFinished:epoch:context:)``).
+        /// Read whether every dependency finished, then make the query with that and `epoch`: one
+        /// lock trip fewer than asking for it in the query.
         case needsDependencies(epoch: UInt32)
         /// Make the query.
         case query
