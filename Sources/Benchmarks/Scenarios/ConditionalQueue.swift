@@ -54,7 +54,10 @@ extension Scenario {
                 .run(label: "exclusive-cond-queue", n: n, settings: settings, limit: limit, target: nil)
             ]
         },
-        footnote: { _ in "exclusive-cond-queue: DESIGN.md asks ≤ 4 µs per operation and ≤ 1.0× Foundation's serial queue, linear in n." })
+        footnote: { _ in
+            "exclusive-cond-queue: DESIGN.md asks ≤ 4 µs per operation and ≤ 1.0× Foundation's serial queue, "
+                + "linear in n."
+        })
 
     /// One exclusivity category on a plain `OperationQueue`: waiting operations stay in Foundation's
     /// queue, whose scheduling pass walks them all (quadratic); the library must add nothing to it.
