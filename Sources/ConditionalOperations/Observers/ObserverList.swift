@@ -15,11 +15,6 @@ struct ObserverList: Sequence {
         }
     }
 
-    /// The observers added after the first `count`.
-    func added(after count: Int) -> [any OperationObserver] {
-        Array(enumerated().lazy.filter { $0.offset >= count }.map(\.element))
-    }
-
     func makeIterator() -> Iterator {
         Iterator(first: first, rest: rest.makeIterator())
     }

@@ -113,7 +113,7 @@ extension ConditionalOperation {
         while let (effect, observers) = machine.withLock({ $0.nextEffect(thread: thread) }) {
             switch effect {
             case .didStart:
-                if Self.notifiesExecuting {
+                if OperationStateMachine.postsExecutingKVO {
                     willChangeValue(forKey: "isExecuting")
                     didChangeValue(forKey: "isExecuting")
                 }
@@ -157,7 +157,7 @@ extension ConditionalOperation {
             for grant in grants { grant() }
             grants = []
         }
-        let notifiesExecuting = wasExecuting && Self.notifiesExecuting
+        let notifiesExecuting = wasExecuting && OperationStateMachine.postsExecutingKVO
         if notifiesExecuting { willChangeValue(forKey: "isExecuting") }
         willChangeValue(forKey: "isFinished")
         var notified = observers.count
@@ -176,8 +176,6 @@ extension ConditionalOperation {
             }
         }
     }
-
-    private static var notifiesExecuting: Bool { OperationStateMachine.postsExecutingKVO }
 
     private var dispatchQoS: DispatchQoS.QoSClass { qualityOfService.dispatchQoSClass }
 }

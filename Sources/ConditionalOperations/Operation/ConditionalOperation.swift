@@ -76,13 +76,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         case .answer(let isReady):
             return isReady
         case .needsDependencies(let epoch):
-            let dependenciesFinished = self.dependenciesFinished
             return settle(
-                machine.withLock {
-                    $0.queryReadiness(
-                        dependenciesFinished: dependenciesFinished, epoch: epoch, context: .query)
-                },
-                context: .query)
+                Readiness(isReady: false, needsDependencies: true, dependencyEpoch: epoch), context: .query)
         case .query:
             return queryReadiness(context: .query)
         }

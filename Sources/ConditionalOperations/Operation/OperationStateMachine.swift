@@ -632,7 +632,7 @@ struct OperationStateMachine {
 
     /// Observers added after `count` of them had been told, while finishing.
     private func observers(after count: Int) -> [any OperationObserver] {
-        count < observers.count ? observers.added(after: count) : []
+        Array(observers.dropFirst(count))
     }
 
     enum FinishedAction {

@@ -85,9 +85,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
     /// ready. Returns whether it goes to Foundation now (the caller hands it over).
     private func admit(_ operation: Foundation.Operation) -> Bool {
-        let (delegate, barriers) = registry.withLock { registry in
-            registry.isInUse ? (registry.delegate, registry.barriers) : (nil, [])
-        }
+        let (delegate, barriers) = registry.withLock { ($0.delegate, $0.barriers) }
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
         guard let conditional = operation as? ConditionalOperation else {
@@ -157,7 +155,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// An operation of this queue finished (every operation was handed over before).
     func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
-        guard let delegate = registry.withLock({ $0.isInUse ? $0.delegate : nil }) else { return }
+        guard let delegate = registry.withLock({ $0.delegate }) else { return }
         delegate.operationQueue(self, operationDidFinish: operation, errors: errors)
     }
 

@@ -24,9 +24,6 @@ struct QueueRegistry {
 
     var count: Int { entries.count }
 
-    /// Whether there is anything a queue must look at when adding or finishing an operation.
-    var isInUse: Bool { delegate != nil || !barriers.isEmpty || !entries.isEmpty || !awaitedBy.isEmpty }
-
     var operations: [Foundation.Operation] { entries.values.map(\.operation) }
 
     /// An unfinished operation for which `isIncluded` holds.
