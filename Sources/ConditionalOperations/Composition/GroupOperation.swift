@@ -50,7 +50,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         let tracker = GroupChildTracker(group: self)
         queue.delegate = tracker
         group.withLock { $0.track(with: tracker) }
-        machine.withLock { $0.drainBeforeFinishing() }
+        drainBeforeFinishing()
         for operation in operations { adopt(operation) }
     }
 
@@ -138,7 +138,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// added: a readiness query (a dependency finishing) may admit it before the group executes.
     private func adopt(_ child: Foundation.Operation) {
         guard let conditional = child as? ConditionalOperation else { return }
-        _ = conditional.machine.withLock { $0.setExclusivityParent(self) }
+        conditional.adoptParent(self)
     }
 
     /// The queue is about to add `child`: count it (S11), cancel it if the group was cancelled,

@@ -32,7 +32,7 @@ open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked S
     /// - `.success` with the value of ``finish(returning:)`` otherwise.
     /// - `nil` if it finished without errors and without a value (a plain `finish()`).
     public var result: Result<Output, any Error>? {
-        let (state, errors, cancelled) = machine.withLock { ($0.state, $0.errors, $0.isCancelled) }
+        let (state, errors, cancelled) = finishingSnapshot
         guard state >= .finishing else { return nil }
         if let error = errors.first { return .failure(error) }
         if cancelled { return .failure(CancellationError()) }

@@ -166,7 +166,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             finish(errors: errors)
         case .start(let number):
             let attempt = makeAttempt(number)
-            _ = attempt.machine.withLock { $0.setExclusivityParent(self) }
+            attempt.adoptParent(self)
             let cancelled = retry.withLock { retry in
                 retry.phase = .running(attempt)
                 return retry.isCancelled

@@ -5,7 +5,7 @@ extension ConditionalOperation {
     /// the operation instead.
     public func waitUntilFinished() async {
         await withCheckedContinuation { continuation in
-            if !machine.withLock({ $0.addWaiter(continuation) }) { continuation.resume() }
+            resumeWhenFinished(continuation)
         }
     }
 }

@@ -141,9 +141,7 @@ extension ExclusivityController {
         var unresolved = categories
         var requested: Set<String> = []
         while true {
-            let (held, grandparent) = parent.machine.withLock {
-                ($0.declaredCategories, $0.exclusivityParent)
-            }
+            let (held, grandparent) = parent.exclusivityScope
             for category in unresolved.intersection(held) {
                 requested.insert(scopedCategory(category, in: parent))
             }

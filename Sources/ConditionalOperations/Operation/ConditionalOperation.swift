@@ -75,9 +75,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         switch machine.withLock({ $0.settledReadiness() }) {
         case .answer(let isReady):
             return isReady
-        case .needsDependencies(let epoch):
-            return settle(
-                Readiness(isReady: false, needsDependencies: true, dependencyEpoch: epoch), context: .query)
+        case .readDependencies(let stage):
+            return settle(.readDependencies(stage), context: .query)
         case .query:
             return queryReadiness(context: .query)
         }
@@ -107,9 +106,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         let categories = condition.mutuallyExclusiveCategories
         // `MutuallyExclusive` is always satisfied and has no dependency: only its categories count.
         let evaluates = !(condition is MutuallyExclusive)
-        let action = machine.withLock {
-            evaluates ? $0.addCondition(condition, categories: categories) : $0.addCategories(categories)
-        }
+        let action = machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) }
         switch action {
         case .added, .ignored:
             break
@@ -123,7 +120,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
     public func addObserver(_ observer: some OperationObserver) {
-        if let errors = machine.withLock({ $0.addObserver(observer) }) {
+        if case .tellFinished(let errors) = machine.withLock({ $0.addObserver(observer) }) {
             observer.operationDidFinish(self, errors: errors)
         }
     }
@@ -209,9 +206,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
         let finishes = finishesWhenCancelled
-        guard let followup = machine.withLock({ $0.cancel(finishesWhenCancelled: finishes) }) else {
-            return
-        }
+        guard case .cancelled(let followup) = machine.withLock({ $0.cancel(finishesWhenCancelled: finishes) })
+        else { return }
         super.cancel()
         perform(followup)
     }

@@ -1,22 +1,37 @@
-/// The effects waiting for the deliverer, first in, first out. The first one is stored inline:
-/// an operation's life rarely has two waiting at once, so most operations never allocate here.
+/// The callbacks waiting for the deliverer, first in, first out (S1: callbacks never overlap).
+///
+/// The thread that queues a callback while nobody delivers becomes the deliverer and delivers
+/// until the queue is empty. The first callback is stored inline: an operation's life rarely has
+/// two waiting at once, so most operations never allocate here.
 struct EffectQueue {
     typealias Effect = OperationStateMachine.Effect
 
     private var first: Effect?
     private var rest: [Effect] = []
+    /// A thread is delivering: it will deliver what is queued meanwhile.
+    private(set) var isDelivering = false
 
-    mutating func append(_ effect: Effect) {
+    /// Queues `effect`; returns `true` when the caller becomes the deliverer.
+    mutating func append(_ effect: Effect) -> Bool {
         if first == nil && rest.isEmpty {
             first = effect
         } else {
             rest.append(effect)
         }
+        guard !isDelivering else { return false }
+        isDelivering = true
+        return true
     }
 
+    /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
+    /// to run, or be done: ``endDelivery()``).
     mutating func popFirst() -> Effect? {
         guard let effect = first else { return nil }
         first = rest.isEmpty ? nil : rest.removeFirst()
         return effect
+    }
+
+    mutating func endDelivery() {
+        isDelivering = false
     }
 }

@@ -8,7 +8,6 @@ extension ConditionalOperation {
     /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
     func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        let readiness: Readiness
         switch machine.withLock({ $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) }) {
         case .misuse:
             Misuse.trap(
@@ -16,23 +15,13 @@ extension ConditionalOperation {
                     + "(S13: an operation is added to one queue, once)")
         case .ready:
             return true
-        case .held(let conditions) where conditions.isEmpty:
-            readiness = machine.withLock {
-                $0.queryReadiness(
-                    dependenciesFinished: dependenciesFinished ? true : nil, context: .callback)
-            }
-        case .held(let conditions):
-            for dependency in conditions.compactMap({ $0.dependency(for: self) }) {
-                addDependency(dependency)
-                queue.addOperation(dependency)
-            }
-            readiness = machine.withLock { $0.conditionDependenciesAdded() }
+        case .held(let action):
+            var followup = advance(action, context: .callback).followup
+            let handsOver = followup.contains(.handToQueue)
+            followup.remove(.handToQueue)
+            perform(followup)
+            return handsOver
         }
-        var followup = advance(readiness, context: .callback).followup
-        let handsOver = followup.contains(.handToQueue)
-        followup.remove(.handToQueue)
-        perform(followup)
-        return handsOver
     }
 
     /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without

@@ -11,17 +11,20 @@ extension ConditionalOperationsTests {
         /// Drains the effects as a deliverer would, naming each.
         static func drain(_ machine: inout Machine) -> [String] {
             var names: [String] = []
-            while let (effect, _) = machine.nextEffect() {
-                switch effect {
-                case .didStart: names.append("didStart")
-                case .didProduce: names.append("didProduce")
-                case .didCancel: names.append("didCancel")
-                case .finish(let errors, let wasExecuting, _):
+            while true {
+                switch machine.nextEffect(thread: .none) {
+                case .deliver(.didStart, _): names.append("didStart")
+                case .deliver(.didProduce, _): names.append("didProduce")
+                case .deliver(.didCancel, _): names.append("didCancel")
+                case .deliver(.finish(let errors, let wasExecuting, _), _):
                     names.append("finish(\(errors.count),\(wasExecuting ? "executed" : "skipped"))")
-                case .execute: names.append("execute")
+                case .execute:
+                    names.append("execute")
+                    return names
+                case .done:
+                    return names
                 }
             }
-            return names
         }
 
         /// Passes every dependency and the condition-dependency step, as `settle` does; returns the
@@ -31,12 +34,13 @@ extension ConditionalOperationsTests {
             -> [any OperationCondition]
         {
             var answer = machine.queryReadiness(dependenciesFinished: true, context: context)
-            if case .askDependencies = answer.next {
-                let added = machine.conditionDependenciesAdded()
-                answer = machine.queryReadiness(
-                    dependenciesFinished: true, epoch: added.dependencyEpoch, context: context)
+            if case .askConditionDependencies = answer {
+                guard case .readDependencies(let stage) = machine.conditionDependenciesAdded() else {
+                    return []
+                }
+                answer = machine.queryReadiness(dependenciesFinished: true, stage: stage, context: context)
             }
-            guard case .evaluate(let conditions) = answer.next else { return [] }
+            guard case .evaluate(let conditions) = answer else { return [] }
             return conditions
         }
 
@@ -57,7 +61,7 @@ extension ConditionalOperationsTests {
             }
             #expect(followup == .drain)
             #expect(machine.state == .ready, "draining is not finishing: a cancel error still counts")
-            #expect(machine.cancel(finishesWhenCancelled: false) == nil, "cancelled once")
+            #expect(machine.cancel(finishesWhenCancelled: false).followup == nil, "cancelled once")
             let recorded = machine.recordCancelError(TestError(1))
             #expect(recorded)
             let finishing = machine.drained(errors: [TestError(2)])
@@ -131,22 +135,25 @@ extension ConditionalOperationsTests {
         @Test func enqueuedWithUnfinishedDependenciesOrConditionsItIsHeld() {
             let queue = ConditionalOperationQueue()
             var waiting = Machine()
-            guard case .held(let none) = waiting.enqueue(on: queue, dependenciesFinished: false) else {
-                Issue.record("not held")
+            guard case .held(.readDependencies) = waiting.enqueue(on: queue, dependenciesFinished: false)
+            else {
+                Issue.record("not held until its dependencies finished")
                 return
             }
-            #expect(none.isEmpty)
             #expect(waiting.state == .pending)
             var guarded = Machine()
             _ = guarded.addCondition(BlockCondition { true }, categories: [])
-            guard case .held(let conditions) = guarded.enqueue(on: queue, dependenciesFinished: true) else {
+            guard
+                case .held(.askConditionDependencies(let conditions)) = guarded.enqueue(
+                    on: queue, dependenciesFinished: true)
+            else {
                 Issue.record("not held")
                 return
             }
             #expect(conditions.count == 1)
             #expect(guarded.state == .pending)
             // Once ready, the queue holding it is told to hand it over.
-            #expect(guarded.conditionDependenciesAdded().needsDependencies)
+            #expect(guarded.conditionDependenciesAdded().readsDependencies)
             let evaluated = Self.evaluationStep(&guarded, context: .callback)
             #expect(evaluated.count == 1)
             _ = guarded.conditionEvaluated(at: 0, .satisfied)
@@ -157,17 +164,17 @@ extension ConditionalOperationsTests {
         /// every dependency finished.
         @Test func S7_categoriesAloneAreAcquiredWithoutEvaluatingAnything() {
             var machine = Machine()
-            #expect(machine.addCategories(["a"]) == .added)
+            #expect(machine.addCondition(nil, categories: ["a"]) == .added)
             let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
-            guard case .acquire(let categories, let parent) = answer.next else {
-                Issue.record("no acquisition step: \(String(describing: answer.next))")
+            guard case .acquire(let categories, let parent) = answer else {
+                Issue.record("no acquisition step: \(String(describing: answer))")
                 return
             }
             #expect(categories == ["a"] && parent == nil)
             #expect(machine.state == .evaluatingConditions)
             _ = machine.categoriesGranted()
             #expect(machine.endInlineAcquisition(context: .query).isReady)
-            #expect(machine.addCategories(["b"]) == .misuse, "S13: too late once acquired")
+            #expect(machine.addCondition(nil, categories: ["b"]) == .misuse, "S13: too late once acquired")
         }
 
         @Test func fullLifeOfAnExecutedOperation() {
@@ -197,31 +204,32 @@ extension ConditionalOperationsTests {
         @Test func S2_conditionsAreHandedOutOnlyOnceDependenciesFinished() {
             var machine = Machine()
             #expect(machine.addCondition(BlockCondition { true }, categories: []) == .added)
-            #expect(machine.queryReadiness(dependenciesFinished: false, context: .query).next == nil)
+            #expect(machine.queryReadiness(dependenciesFinished: false, context: .query).isStep == false)
             let asking = machine.queryReadiness(dependenciesFinished: true, context: .query)
-            guard case .askDependencies(let asked) = asking.next else {
+            guard case .askConditionDependencies(let asked) = asking else {
                 Issue.record("condition dependencies were not asked first")
                 return
             }
             #expect(asked.count == 1)
             #expect(
-                machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil, "asked once")
+                machine.queryReadiness(dependenciesFinished: true, context: .query).isStep == false,
+                "asked once")
             let added = machine.conditionDependenciesAdded()
-            #expect(added.needsDependencies, "whether they finished is read after they were added")
+            #expect(added.readsDependencies, "whether they finished is read after they were added")
             // An answer read before the dependencies were added is stale: asked again.
             let stale = machine.queryReadiness(
-                dependenciesFinished: true, epoch: added.dependencyEpoch &- 1, context: .query)
-            #expect(stale.needsDependencies)
+                dependenciesFinished: true, stage: .asking, context: .query)
+            #expect(stale.readsDependencies)
             let answer = machine.queryReadiness(
-                dependenciesFinished: true, epoch: added.dependencyEpoch, context: .query)
-            guard case .evaluate(let evaluated) = answer.next else {
+                dependenciesFinished: true, stage: .asked, context: .query)
+            guard case .evaluate(let evaluated) = answer else {
                 Issue.record("the conditions were not handed out")
                 return
             }
             #expect(evaluated.count == 1)
             #expect(!answer.isReady)
             #expect(machine.state == .evaluatingConditions)
-            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).next == nil)
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isStep == false)
         }
 
         @Test func S2_synchronousAnswersMakeTheQueryReady() {
@@ -270,7 +278,7 @@ extension ConditionalOperationsTests {
         @Test func S4_cancelFromEveryStateBeforeExecutingMakesItReady() {
             // initialized
             var initialized = Machine()
-            #expect(initialized.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            #expect(initialized.cancel(finishesWhenCancelled: true).followup == [.deliver, .announceReady])
             #expect(initialized.state == .ready)
             #expect(Self.drain(&initialized) == ["didCancel"])
             // pending (started by hand, dependencies unfinished): it may finish at once, start() came
@@ -281,20 +289,20 @@ extension ConditionalOperationsTests {
             }
             #expect(!pending.queryReadiness(dependenciesFinished: false, context: .start).isReady)
             #expect(pending.state == .pending)
-            #expect(pending.cancel(finishesWhenCancelled: true) == .deliver)
+            #expect(pending.cancel(finishesWhenCancelled: true).followup == .deliver)
             #expect(Self.drain(&pending) == ["didCancel", "finish(0,skipped)"])
             // evaluating conditions: late answers are ignored
             var evaluating = Machine()
             _ = evaluating.addCondition(BlockCondition { true }, categories: [])
             Self.evaluationStep(&evaluating)
             _ = evaluating.endInlineEvaluation(context: .query)
-            #expect(evaluating.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            #expect(evaluating.cancel(finishesWhenCancelled: true).followup == [.deliver, .announceReady])
             #expect(evaluating.state == .ready)
             #expect(evaluating.conditionEvaluated(at: 0, .failed(TestError())).followup.isEmpty)
             #expect(evaluating.errors.isEmpty)
             // ready
             var ready = Self.readyMachine()
-            #expect(ready.cancel(finishesWhenCancelled: true) == [.deliver, .announceReady])
+            #expect(ready.cancel(finishesWhenCancelled: true).followup == [.deliver, .announceReady])
             _ = Self.drain(&ready)
             guard case .launched = ready.start() else {
                 Issue.record("start did not launch")
@@ -306,9 +314,9 @@ extension ConditionalOperationsTests {
         @Test func S4_cancelTwiceNotifiesOnceButKeepsEveryError() {
             var machine = Machine()
             #expect(machine.recordCancelError(TestError(1)) == true)
-            #expect(machine.cancel(finishesWhenCancelled: true) != nil)
+            #expect(machine.cancel(finishesWhenCancelled: true).followup != nil)
             #expect(machine.recordCancelError(TestError(2)) == true)
-            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)
             #expect(machine.errors.count == 2)
         }
 
@@ -316,7 +324,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.start()
             _ = Self.drain(&machine)
-            #expect(machine.cancel(finishesWhenCancelled: true) == .deliver)
+            #expect(machine.cancel(finishesWhenCancelled: true).followup == .deliver)
             #expect(machine.state == .finishing)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
             guard case .ignored = machine.finish(errors: []) else {
@@ -343,11 +351,11 @@ extension ConditionalOperationsTests {
             _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
-            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)
             #expect(machine.recordCancelError(TestError()) == false)
             _ = Self.drain(&machine)
             _ = machine.markFinished(notified: 0)
-            #expect(machine.cancel(finishesWhenCancelled: true) == nil)
+            #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)
             #expect(!machine.isCancelled)
         }
 
@@ -355,12 +363,12 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
-            guard let (first, _) = machine.nextEffect(), case .didStart = first else {
+            guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
                 Issue.record("didStart was not first")
                 return
             }
             // While didStart is delivered, an observer cancels: its effects queue behind.
-            #expect(machine.cancel(finishesWhenCancelled: true) == [])
+            #expect(machine.cancel(finishesWhenCancelled: true).followup == [])
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
 
@@ -368,7 +376,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect()
+            _ = machine.nextEffect(thread: .none)
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
@@ -377,7 +385,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver())  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect()
+            _ = machine.nextEffect(thread: .none)
             #expect(machine.produce(Foundation.Operation()) == [])
             #expect(Self.drain(&machine) == ["didProduce", "execute"])
         }
@@ -418,7 +426,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             let answer = machine.endInlineEvaluation(context: .query)
-            guard case .acquire(let categories, _) = answer.next else {
+            guard case .acquire(let categories, _) = answer else {
                 Issue.record("no categories requested")
                 return
             }
@@ -432,7 +440,7 @@ extension ConditionalOperationsTests {
             _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
-            guard let (effect, _) = machine.nextEffect(), case .finish(_, _, let releases) = effect else {
+            guard case .deliver(.finish(_, _, let releases), _) = machine.nextEffect(thread: .none) else {
                 Issue.record("no finish effect")
                 return
             }
@@ -459,7 +467,7 @@ extension ConditionalOperationsTests {
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.conditionEvaluated(at: 1, .failed(TestError()))
             let answer = machine.endInlineEvaluation(context: .query)
-            #expect(answer.next == nil)
+            #expect(answer.isStep == false)
             #expect(answer.isReady)
         }
 
@@ -470,34 +478,28 @@ extension ConditionalOperationsTests {
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.endInlineEvaluation(context: .query)
             _ = machine.endInlineAcquisition(context: .query)
-            #expect(machine.cancel(finishesWhenCancelled: true)?.contains(.releaseCategories) == true)
+            #expect(
+                machine.cancel(finishesWhenCancelled: true).followup?.contains(.releaseCategories) == true)
             #expect(machine.categoriesGranted().followup == .releaseCategories)
         }
 
-        @Test func S7_aGroupChildsParentIsSetOnlyBeforeItsCategoriesAreRequested() {
+        @Test func S7_aGroupChildRequestsItsCategoriesInTheScopeOfTheParentItHasThen() {
             let parent = ProbeOperation()
             var machine = Machine()
             _ = machine.addCondition(MutuallyExclusive(category: "a"), categories: ["a"])
-            #expect(machine.declaredCategories == ["a"])
+            #expect(machine.categories == ["a"])
             #expect(machine.exclusivityParent == nil)
-            let accepted = machine.setExclusivityParent(parent)
-            #expect(accepted)
+            machine.adoptParent(parent)
             #expect(machine.exclusivityParent === parent)
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
-            guard case .acquire = machine.endInlineEvaluation(context: .query).next else {
+            guard case .acquire(let categories, let scope) = machine.endInlineEvaluation(context: .query)
+            else {
                 Issue.record("no categories requested")
                 return
             }
-            let late = machine.setExclusivityParent(ProbeOperation())
-            #expect(!late, "the request can't change any more")
-            #expect(machine.exclusivityParent === parent)
-            var finished = Self.readyMachine()
-            _ = finished.start()
-            _ = Self.drain(&finished)
-            _ = finished.finish(errors: [])
-            let afterFinishing = finished.setExclusivityParent(parent)
-            #expect(!afterFinishing)
+            #expect(categories == ["a"])
+            #expect(scope === parent)
         }
 
         @Test func S9_anOperationMarkedInACycleNeverExecutesEvenIfItsDependenciesFinishFirst() {
@@ -519,7 +521,7 @@ extension ConditionalOperationsTests {
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
             _ = Self.drain(&machine)
-            #expect(machine.addObserver(BlockObserver()) == nil, "still finishing: not told at once")
+            #expect(machine.addObserver(BlockObserver()).isTold == false, "still finishing: not told at once")
             guard case .tell(let latecomers) = machine.markFinished(notified: 0) else {
                 Issue.record("the latecomer was not handed out")
                 return
@@ -571,14 +573,14 @@ extension ConditionalOperationsTests {
             _ = machine.endInlineEvaluation(context: .query)
             #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
             // One query during the announcement is its own: done.
-            machine.beginAnnouncement()
+            machine.announcementBegan()
             _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
-            #expect(machine.endAnnouncement() == false)
+            #expect(machine.announcementEnded() == false)
             // Two queries: a stale answer may have been stored between them.
-            machine.beginAnnouncement()
+            machine.announcementBegan()
             _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
             _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
-            #expect(machine.endAnnouncement() == true)
+            #expect(machine.announcementEnded() == true)
             // A query after the announcement (the queue's re-test): announce once more, not twice.
             #expect(
                 machine.queryReadiness(dependenciesFinished: true, context: .query).followup
@@ -592,7 +594,7 @@ extension ConditionalOperationsTests {
 
         @Test func S12_finishingReleasesObserversAndWaiters() {
             var machine = Self.readyMachine()
-            #expect(machine.addObserver(BlockObserver()) == nil)
+            #expect(machine.addObserver(BlockObserver()).isTold == false)
             _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
@@ -600,7 +602,47 @@ extension ConditionalOperationsTests {
             _ = machine.markFinished(notified: 1)
             #expect(machine.observers.count == 0)
             #expect(machine.owner == nil)
-            #expect(machine.addObserver(BlockObserver()) != nil, "a late observer is told at once")
+            #expect(machine.addObserver(BlockObserver()).isTold, "a late observer is told at once")
         }
+    }
+}
+
+extension OperationStateMachine.ReadinessAction {
+    /// The answer; `false` while a step is handed out instead.
+    var isReady: Bool {
+        guard case .answer(let isReady, _) = self else { return false }
+        return isReady
+    }
+
+    var followup: OperationStateMachine.Followup {
+        guard case .answer(_, let followup) = self else { return [] }
+        return followup
+    }
+
+    /// A step is handed out instead of an answer.
+    var isStep: Bool {
+        guard case .answer = self else { return true }
+        return false
+    }
+
+    var readsDependencies: Bool {
+        guard case .readDependencies = self else { return false }
+        return true
+    }
+}
+
+extension OperationStateMachine.CancelAction {
+    /// `nil` when the cancel was ignored.
+    var followup: OperationStateMachine.Followup? {
+        guard case .cancelled(let followup) = self else { return nil }
+        return followup
+    }
+}
+
+extension OperationStateMachine.AddObserverAction {
+    /// The observer is told `operationDidFinish` at once.
+    var isTold: Bool {
+        guard case .tellFinished = self else { return false }
+        return true
     }
 }

@@ -1,57 +1,51 @@
 import Dispatch
 import Foundation
 
-/// Performing what the state machine asks for, always outside its lock.
+/// The runner: the one place that runs what the state machine's actions ask for (conditions,
+/// observers, KVO, `execute()`), always outside the operation's lock.
 extension ConditionalOperation {
     typealias Followup = OperationStateMachine.Followup
-
-    typealias Readiness = OperationStateMachine.Readiness
+    typealias ReadinessAction = OperationStateMachine.ReadinessAction
     typealias Context = OperationStateMachine.Context
 
-    /// Takes the synchronous steps towards readiness the machine hands out (condition
-    /// dependencies, evaluation, categories), then performs the followups. Returns whether the
-    /// operation is ready.
-    func settle(_ readiness: Readiness, context: Context) -> Bool {
-        let (isReady, followup) = advance(readiness, context: context)
+    /// Takes the steps towards readiness `action` hands out, then performs the followups.
+    /// Returns whether the operation is ready.
+    func settle(_ action: ReadinessAction, context: Context) -> Bool {
+        let (isReady, followup) = advance(action, context: context)
         perform(followup)
         return isReady
     }
 
-    /// The steps of ``settle(_:context:)``; returns the followups to perform instead of
+    /// The steps of ``settle(_:context:)``: condition dependencies, evaluation, categories, each
+    /// reported with its event, until an answer comes. Returns the followups instead of
     /// performing them.
-    func advance(_ readiness: Readiness, context: Context) -> (isReady: Bool, followup: Followup) {
-        var readiness = readiness
-        var followup = readiness.followup
+    func advance(_ action: ReadinessAction, context: Context) -> (isReady: Bool, followup: Followup) {
+        var action = action
         while true {
-            if readiness.needsDependencies {  // again if condition dependencies were added meanwhile
+            switch action {
+            case .answer(let isReady, let followup):
+                return (isReady, followup)
+            case .readDependencies(let stage):
                 let dependenciesFinished = self.dependenciesFinished
-                let epoch = readiness.dependencyEpoch
-                readiness = machine.withLock {
+                action = machine.withLock {
                     $0.queryReadiness(
-                        dependenciesFinished: dependenciesFinished, epoch: epoch, context: context)
+                        dependenciesFinished: dependenciesFinished, stage: stage, context: context)
                 }
-                followup.formUnion(readiness.followup)
-                continue
-            }
-            guard let step = readiness.next else { break }
-            switch step {
-            case .askDependencies(let conditions):
+            case .askConditionDependencies(let conditions):
                 addDependencies(of: conditions)
-                readiness = machine.withLock { $0.conditionDependenciesAdded() }
+                action = machine.withLock { $0.conditionDependenciesAdded() }
             case .evaluate(let conditions):
                 evaluate(conditions)
-                readiness = machine.withLock { $0.endInlineEvaluation(context: context) }
+                action = machine.withLock { $0.endInlineEvaluation(context: context) }
             case .acquire(let categories, let parent):
                 // S7 in groups: a category an enclosing group holds is requested in its scope.
                 let requested = ExclusivityController.scoped(categories, under: parent)
                 ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }
-                readiness = machine.withLock { $0.endInlineAcquisition(context: context) }
+                action = machine.withLock { $0.endInlineAcquisition(context: context) }
             }
-            followup.formUnion(readiness.followup)
         }
-        return (readiness.isReady, followup)
     }
 
     func perform(_ followup: Followup) {
@@ -101,28 +95,28 @@ extension ConditionalOperation {
     /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.
     private func announceReadiness() {
         repeat {
-            machine.withLock { $0.beginAnnouncement() }
+            machine.withLock { $0.announcementBegan() }
             willChangeValue(forKey: "isReady")
             didChangeValue(forKey: "isReady")
-        } while machine.withLock { $0.endAnnouncement() }
+        } while machine.withLock { $0.announcementEnded() }
     }
 
     /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
     private func deliverEffects() {
         let thread = ThreadIdentity.current
-        while let (effect, observers) = machine.withLock({ $0.nextEffect(thread: thread) }) {
-            switch effect {
-            case .didStart:
+        while true {
+            switch machine.withLock({ $0.nextEffect(thread: thread) }) {
+            case .deliver(.didStart, let observers):
                 if OperationStateMachine.postsExecutingKVO {
                     willChangeValue(forKey: "isExecuting")
                     didChangeValue(forKey: "isExecuting")
                 }
                 for observer in observers { observer.operationDidStart(self) }
-            case .didProduce(let operation):
+            case .deliver(.didProduce(let operation), let observers):
                 for observer in observers { observer.operation(self, didProduce: operation) }
-            case .didCancel(let errors):
+            case .deliver(.didCancel(let errors), let observers):
                 for observer in observers { observer.operationDidCancel(self, errors: errors) }
-            case .finish(let errors, let wasExecuting, let releasesCategories):
+            case .deliver(.finish(let errors, let wasExecuting, let releasesCategories), let observers):
                 completeFinishing(
                     errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
                     observers: observers)
@@ -133,6 +127,8 @@ extension ConditionalOperation {
                 } else {
                     execute()
                 }
+                return
+            case .done:
                 return
             }
         }
@@ -166,12 +162,13 @@ extension ConditionalOperation {
             case .tell(let latecomers):  // added by an observer while finishing
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
-            case .finished(let waiters, let owner, _):
+            case .finished(let waiters, let owner, let released):
                 if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter.resume() }
                 for grant in grants { grant() }
+                withExtendedLifetime(released) {}  // dropped here, outside the lock
                 return
             }
         }

@@ -1,0 +1,31 @@
+/// What the rest of the library may ask of an operation: the only way to its state machine from
+/// outside the operation's own files.
+extension ConditionalOperation {
+    /// S7 in groups: `parent` runs this operation as its child; a category the parent holds is
+    /// requested in its scope (`ExclusivityController.scoped(_:under:)`).
+    func adoptParent(_ parent: ConditionalOperation) {
+        machine.withLock { $0.adoptParent(parent) }
+    }
+
+    /// S11: this operation runs others and lets them finish before it finishes, also when it
+    /// does not execute: it then calls `drain()` instead of finishing at once. Set once, in `init`.
+    func drainBeforeFinishing() {
+        machine.withLock { $0.drainBeforeFinishing() }
+    }
+
+    /// The categories the operation's conditions declare, and the parent running it (S7 in groups).
+    var exclusivityScope: (categories: Set<String>, parent: ConditionalOperation?) {
+        machine.withLock { ($0.categories, $0.exclusivityParent) }
+    }
+
+    /// The state, the errors and whether it was cancelled, read at once.
+    var finishingSnapshot: (state: State, errors: [any Error], isCancelled: Bool) {
+        machine.withLock { ($0.state, $0.errors, $0.isCancelled) }
+    }
+
+    /// Resumes `waiter` once the operation finished and every `operationDidFinish` observer
+    /// returned: at once if it already did.
+    func resumeWhenFinished(_ waiter: CheckedContinuation<Void, Never>) {
+        if !machine.withLock({ $0.addWaiter(waiter) }) { waiter.resume() }
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+
+/// Admission and the way to `ready`: dependencies, conditions (S2, S3), categories (S7).
+extension OperationStateMachine {
+    /// What a readiness event leaves to do. The steps are taken synchronously by the caller, which
+    /// then reports with the event each names, until an answer comes.
+    enum ReadinessAction {
+        /// Whether the operation is ready now, and the work its becoming ready calls for.
+        case answer(Bool, Followup)
+        /// Read Foundation's own answer (every dependency finished) and query again with it and
+        /// this stage: a change meanwhile makes that answer stale.
+        case readDependencies(ConditionDependencies)
+        /// Ask each condition for its dependency (S3), add them, then ``conditionDependenciesAdded()``.
+        case askConditionDependencies([any OperationCondition])
+        /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
+        case evaluate([any OperationCondition])
+        /// Request the categories in the scope of `parent` (``exclusivityParent``), then
+        /// ``endInlineAcquisition(context:)``.
+        case acquire(Set<String>, parent: ConditionalOperation?)
+    }
+
+    enum EnqueueAction {
+        /// Already in a queue, started or finished: a misuse (S13).
+        case misuse
+        /// Ready before it was added (readiness queries moved it): hand it to Foundation at once.
+        case ready
+        /// Held until ready: take this step towards readiness.
+        case held(ReadinessAction)
+    }
+
+    /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
+    /// `dependenciesFinished`: the queue saw every dependency finished.
+    mutating func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> EnqueueAction {
+        guard owner == nil, !isStartRequested else { return .misuse }
+        switch phase {
+        case .initialized
+        where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
+            // Nothing to wait for: the common case, in one step.
+            owner = queue
+            phase = .ready(conditionsFailed: false)
+            return .ready
+        case .initialized where !conditions.isEmpty, .pending(.unasked) where !conditions.isEmpty:
+            // Their dependencies are asked for now and added to this queue (S3).
+            owner = queue
+            phase = .pending(.asking)
+            return .held(.askConditionDependencies(conditions))
+        case .initialized, .pending, .evaluating, .acquiring:
+            // Held until ready, which hands it over; a readiness query may have admitted it already.
+            owner = queue
+            if case .initialized = phase { phase = .pending(.unasked) }
+            return .held(
+                queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .callback))
+        case .ready:
+            // Readiness queries made it ready before it was added.
+            owner = queue
+            return .ready
+        case .executing, .draining, .finishing, .finished:
+            // Started: `start()` alone can move it there.
+            return .misuse
+        }
+    }
+
+    enum SettledReadiness {
+        /// The answer, and nothing changes.
+        case answer(Bool)
+        /// Read whether every dependency finished, then query with that and the stage: one lock
+        /// trip fewer than asking for it in the query.
+        case readDependencies(ConditionDependencies)
+        /// Make the query.
+        case query
+    }
+
+    /// The answer to an `isReady` query that changes nothing, or what the query needs.
+    ///
+    /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
+    /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
+    mutating func settledReadiness() -> SettledReadiness {
+        if isBeingReleased { return .answer(state >= .ready) }
+        switch phase {
+        case .initialized:
+            // Admitted by the first query that finds every dependency finished.
+            return .readDependencies(.unasked)
+        case .pending(let stage):
+            // Waiting for its dependencies: Foundation knows.
+            return .readDependencies(stage)
+        case .evaluating, .acquiring:
+            // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
+            announcements.answeredNotReady()
+            return .answer(false)
+        case .ready where isStartRequested || !announcements.hasAnnounced:
+            // Nothing to announce again.
+            return .answer(true)
+        case .ready:
+            // A re-test after an announcement: may call for another (``ReadinessAnnouncements``).
+            return .query
+        case .executing, .draining, .finishing, .finished:
+            // Past ready: Foundation must never see it not ready again.
+            return .answer(true)
+        }
+    }
+
+    /// An `isReady` query. The first one that finds every dependency finished admits the operation.
+    /// `dependenciesFinished` is `nil` until the phase says it matters; `stage` is the one it was
+    /// read under (``ReadinessAction/readDependencies(_:)``), if it was asked for.
+    mutating func queryReadiness(
+        dependenciesFinished: Bool?, stage: ConditionDependencies? = nil, context: Context
+    ) -> ReadinessAction {
+        switch phase {
+        case .initialized, .pending:
+            // Waiting for dependencies: the answer must be read under the stage it is used in.
+            let current: ConditionDependencies
+            if case .pending(let stage) = phase { current = stage } else { current = .unasked }
+            guard let dependenciesFinished, stage == nil || stage == current else {
+                return .readDependencies(current)
+            }
+            guard dependenciesFinished else { return notReady() }
+            return dependenciesPassed(stage: current, context: context)
+        case .evaluating, .acquiring:
+            // Its conditions or categories will tell.
+            return notReady()
+        case .ready where isStartRequested:
+            // Started: nothing to announce.
+            return .answer(true, [])
+        case .ready:
+            // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
+            return .answer(true, announcements.queriedWhileReady() ? .reannounceLater : [])
+        case .executing, .draining, .finishing, .finished:
+            // Past ready.
+            return .answer(true, [])
+        }
+    }
+
+    /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
+    private mutating func notReady() -> ReadinessAction {
+        announcements.answeredNotReady()
+        return .answer(false, [])
+    }
+
+    /// Every dependency finished: ask for condition dependencies (once), else evaluate the conditions.
+    private mutating func dependenciesPassed(stage: ConditionDependencies, context: Context)
+        -> ReadinessAction
+    {
+        if isFinishRequested || conditions.isEmpty && categories.isEmpty {
+            return .answer(true, becomeReady(conditionsFailed: false, context: context))
+        }
+        if conditions.isEmpty {  // categories alone: acquire them
+            return conditionsAnswered(failed: false, context: context)
+        }
+        switch stage {
+        case .unasked:
+            // Asking until every condition dependency was added (``conditionDependenciesAdded()``).
+            phase = .pending(.asking)
+            return .askConditionDependencies(conditions)
+        case .asking:
+            // Their dependencies are being added: not yet.
+            return notReady()
+        case .asked:
+            // Every dependency, theirs included, finished: evaluate them all at once (S2).
+            phase = .evaluating(Evaluation(count: conditions.count))
+            defer { conditions = [] }  // released after evaluation (S2), by the caller: not under the lock
+            return .evaluate(conditions)
+        }
+    }
+
+    /// The condition dependencies of ``ReadinessAction/askConditionDependencies(_:)`` were added
+    /// (and run). Whether they finished is read only after this: one finishing earlier met the
+    /// `.asking` stage, which changes nothing, and would otherwise be a wake-up lost for good.
+    mutating func conditionDependenciesAdded() -> ReadinessAction {
+        switch phase {
+        case .pending(.asking):
+            // Read the dependencies again, theirs included.
+            phase = .pending(.asked)
+            return .readDependencies(.asked)
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Cancelled (or in a cycle) meanwhile: abandoned.
+            return .answer(true, [])
+        case .initialized, .pending(.unasked), .pending(.asked), .evaluating, .acquiring:
+            preconditionFailure("conditionDependenciesAdded in phase \(phase): nothing was being asked")
+        }
+    }
+
+    /// The conditions handed out by ``ReadinessAction/evaluate(_:)`` were all asked; those that
+    /// answered synchronously may have made the operation ready.
+    mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
+        switch phase {
+        case .evaluating(var evaluation):
+            // Every condition answered: go on, here. Otherwise the last answer will.
+            guard evaluation.unanswered == 0 else {
+                evaluation.isInline = false
+                phase = .evaluating(evaluation)
+                return .answer(false, [])
+            }
+            return conditionsAnswered(failed: evaluation.failed, context: context)
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Cancelled or finished early while they answered.
+            return .answer(true, [])
+        case .initialized, .pending, .acquiring:
+            preconditionFailure("endInlineEvaluation in phase \(phase): nothing was being evaluated")
+        }
+    }
+
+    /// The condition at `index` answered.
+    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> ReadinessAction {
+        switch phase {
+        case .evaluating(var evaluation):
+            // A repeated answer is counted once (S2).
+            guard evaluation.isAnswered.indices.contains(index), !evaluation.isAnswered[index] else {
+                return .answer(false, [])
+            }
+            evaluation.isAnswered[index] = true
+            evaluation.unanswered -= 1
+            if case .failed(let error) = result {
+                errors.appendConditionFailure(error)
+                evaluation.failed = true
+            }
+            guard evaluation.unanswered == 0, !evaluation.isInline else {
+                phase = .evaluating(evaluation)
+                return .answer(false, [])
+            }
+            return conditionsAnswered(failed: evaluation.failed, context: .callback)
+        case .acquiring:
+            // A repeated answer after the last one: ignored (S2).
+            return .answer(false, [])
+        case .ready, .executing, .draining, .finishing, .finished:
+            // A late answer after a cancel or an early finish: ignored.
+            return .answer(true, [])
+        case .initialized, .pending:
+            preconditionFailure("conditionEvaluated in phase \(phase): no condition was handed out")
+        }
+    }
+
+    /// Every condition answered: acquire the categories if it will execute, else it is ready.
+    private mutating func conditionsAnswered(failed: Bool, context: Context) -> ReadinessAction {
+        guard !failed, !categories.isEmpty else {
+            return .answer(true, becomeReady(conditionsFailed: failed, context: context))
+        }
+        phase = .acquiring(Acquisition())
+        return .acquire(categories, parent: exclusivityParent)
+    }
+
+    /// The categories requested by ``ReadinessAction/acquire(_:parent:)`` were granted, now or later.
+    mutating func categoriesGranted() -> ReadinessAction {
+        switch phase {
+        case .acquiring(var acquisition) where acquisition.isInline:
+            // The requester reports it itself (``endInlineAcquisition(context:)``).
+            acquisition.isGranted = true
+            phase = .acquiring(acquisition)
+            return .answer(false, [])
+        case .acquiring:
+            // Granted later: ready now.
+            return .answer(true, becomeReady(conditionsFailed: false, context: .callback))
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Cancelled or finished while waiting: hand the categories on at once.
+            return .answer(true, .releaseCategories)
+        case .initialized, .pending, .evaluating:
+            preconditionFailure("categoriesGranted in phase \(phase): nothing was requested")
+        }
+    }
+
+    /// The request of ``ReadinessAction/acquire(_:parent:)`` returned; they may be granted already.
+    mutating func endInlineAcquisition(context: Context) -> ReadinessAction {
+        switch phase {
+        case .acquiring(let acquisition) where acquisition.isGranted:
+            // Granted at once: ready.
+            return .answer(true, becomeReady(conditionsFailed: false, context: context))
+        case .acquiring:
+            // Waiting: the grant will make it ready.
+            phase = .acquiring(Acquisition(isInline: false))
+            return .answer(false, [])
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Cancelled or finished early while requesting.
+            return .answer(true, [])
+        case .initialized, .pending, .evaluating:
+            preconditionFailure("endInlineAcquisition in phase \(phase): nothing was requested")
+        }
+    }
+
+    // MARK: Announcements
+
+    mutating func announcementBegan() {
+        announcements.begin()
+    }
+
+    /// Returns `true` when the announcement must be repeated.
+    mutating func announcementEnded() -> Bool {
+        announcements.end(waiting: isWaitingForStart)
+    }
+
+    /// A re-announcement asked for earlier is due; returns whether it is still needed.
+    mutating func reannouncementDue() -> Bool {
+        announcements.reannouncing()
+        return isWaitingForStart
+    }
+
+    private var isWaitingForStart: Bool {
+        guard case .ready = phase else { return false }
+        return !isStartRequested
+    }
+
+    // MARK: Dependency cycles (S9)
+
+    /// The owner found the operation in a dependency cycle: it will finish with `error`, without
+    /// executing. Every operation of the cycle is marked before any is released
+    /// (``releaseFromCycle()``): one finishing first must not let another execute.
+    mutating func markInCycle(_ error: any Error) {
+        switch phase {
+        case .initialized, .pending, .evaluating, .acquiring, .ready:
+            // Not started: it must not execute.
+            guard !isFinishRequested else { return }
+            isFinishRequested = true
+            errors.append(error)
+        case .executing, .draining, .finishing, .finished:
+            // Started already: too late to stop it.
+            return
+        }
+    }
+
+    /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
+    mutating func releaseFromCycle() -> Followup {
+        switch phase {
+        case .initialized, .pending, .evaluating, .acquiring:
+            // Its dependencies would never finish: ready now, it finishes once started.
+            guard isFinishRequested else { return [] }
+            return abandonConditions().union(becomeReady(conditionsFailed: false, context: .cancel))
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Ready already.
+            return []
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+
+/// From `start()` to `finished`: starting, cancelling (S4, S5), finishing (S6), producing (S10)
+/// and the delivery of callbacks (S1).
+extension OperationStateMachine {
+    enum StartAction {
+        /// `start()` was called before: a misuse (S13).
+        case misuse
+        /// Query readiness in the `start` context: it launches the operation once ready.
+        case admit
+        /// Conditions or categories are pending: becoming ready launches the operation.
+        case wait
+        case launched(Followup)
+    }
+
+    mutating func start() -> StartAction {
+        guard !isStartRequested else { return .misuse }
+        switch phase {
+        case .initialized:
+            // A manual start admits it.
+            isStartRequested = true
+            phase = .pending(.unasked)
+            return .admit
+        case .pending:
+            // Its dependencies may have finished: ask.
+            isStartRequested = true
+            return .admit
+        case .evaluating, .acquiring:
+            // Becoming ready launches it (``becomeReady(conditionsFailed:context:)``).
+            isStartRequested = true
+            return .wait
+        case .ready:
+            isStartRequested = true
+            return .launched(launch())
+        case .executing, .draining, .finishing, .finished:
+            // Only a start gets there: this is the second.
+            return .misuse
+        }
+    }
+
+    /// Launches an operation whose `start()` came before it was ready (``Followup/launchLater``).
+    mutating func launchDeferred() -> Followup {
+        switch phase {
+        case .ready:
+            return launch()
+        case .executing, .draining, .finishing, .finished:
+            // A cancel launched it meanwhile.
+            return []
+        case .initialized, .pending, .evaluating, .acquiring:
+            preconditionFailure("launchDeferred in phase \(phase): only a ready operation launches")
+        }
+    }
+
+    enum CancelAction {
+        /// Cancelled before, or finishing began: nothing changes.
+        case ignored
+        case cancelled(Followup)
+    }
+
+    mutating func cancel(finishesWhenCancelled: Bool) -> CancelAction {
+        guard !isCancelled else { return .ignored }  // `operationDidCancel` once (S4)
+        switch phase {
+        case .initialized, .pending, .evaluating, .acquiring:
+            // S4: ready at once, abandoning dependencies and conditions, as Foundation does.
+            isCancelled = true
+            let told = enqueue(.didCancel(errors))
+            let abandoned = abandonConditions()
+            return .cancelled(
+                told.union(abandoned).union(becomeReady(conditionsFailed: false, context: .cancel)))
+        case .ready:
+            // S4: a start made already launches it, else a queue is told again that it is ready.
+            isCancelled = true
+            return .cancelled(enqueue(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
+        case .executing(let execution):
+            // S5: it finishes at once, unless it asked to finish itself.
+            isCancelled = true
+            let told = enqueue(.didCancel(errors))
+            guard finishesWhenCancelled else { return .cancelled(told) }
+            return .cancelled(told.union(enqueueFinish(wasExecuting: true, thread: execution.thread)))
+        case .draining:
+            // It finishes once what it runs finished.
+            isCancelled = true
+            return .cancelled(enqueue(.didCancel(errors)))
+        case .finishing, .finished:
+            // Finishing began: a cancel changes nothing.
+            return .ignored
+        }
+    }
+
+    /// Records the error of a `cancel(with:)`; `false` once finishing began (it changes nothing).
+    mutating func recordCancelError(_ error: any Error) -> Bool {
+        switch phase {
+        case .finishing, .finished:
+            return false
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining:
+            errors.append(error)
+            return true
+        }
+    }
+
+    enum FinishAction {
+        case finishing(Followup)
+        /// Finish before executing: errors recorded, the operation finishes without executing
+        /// once started (or drained).
+        case deferred(Followup)
+        /// The operation already finished or finishing was already requested (S6).
+        case ignored
+    }
+
+    mutating func finish(errors new: [any Error]) -> FinishAction {
+        switch phase {
+        case .executing(let execution):
+            // The usual end of the work.
+            errors.append(contentsOf: new)
+            return .finishing(enqueueFinish(wasExecuting: true, thread: execution.thread))
+        case .initialized, .pending, .ready, .draining:
+            // S6: recorded; it finishes, without executing, once started (or drained).
+            guard !isFinishRequested else { return .ignored }
+            isFinishRequested = true
+            errors.append(contentsOf: new)
+            return .deferred([])
+        case .evaluating, .acquiring:
+            // S6: recorded, and ready at once: its conditions and categories are abandoned.
+            guard !isFinishRequested else { return .ignored }
+            isFinishRequested = true
+            errors.append(contentsOf: new)
+            let abandoned = abandonConditions()
+            return .deferred(abandoned.union(becomeReady(conditionsFailed: false, context: .cancel)))
+        case .finishing, .finished:
+            // S6: the first finish wins.
+            return .ignored
+        }
+    }
+
+    /// Queues `operation`'s `didProduce`, unless the operation was cancelled or finishing began
+    /// (too late to tell observers: the operation is only run).
+    mutating func produce(_ operation: Foundation.Operation) -> Followup {
+        // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
+        // (`finishesWhenCancelled == false`) has its produced operations run, untold.
+        guard state < .finishing, !isCancelled else { return [] }
+        return enqueue(.didProduce(operation))
+    }
+
+    /// The queue to add an operation produced now: the owner's, else the one that started it when
+    /// called from the thread running `execute()` (where `OperationQueue.current` is that queue).
+    func producerQueue(thread: ThreadIdentity) -> (queue: OperationQueue?, askCurrent: Bool) {
+        let executingThread: ThreadIdentity
+        switch phase {
+        case .executing(let execution): executingThread = execution.thread
+        case .finishing(_, let thread): executingThread = thread
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished:
+            executingThread = .none
+        }
+        return (owner, owner == nil && executingThread == thread)
+    }
+
+    // MARK: Delivery
+
+    enum DeliveryAction {
+        /// Deliver this callback to these observers, then ask again.
+        case deliver(Effect, ObserverList)
+        /// Call `execute()`; the deliverer is done.
+        case execute(onAnotherThread: Bool)
+        /// Nothing left: the deliverer is done.
+        case done
+    }
+
+    /// What the deliverer does next. `thread` is the deliverer's, which runs `execute()` if that is next.
+    mutating func nextEffect(thread: ThreadIdentity) -> DeliveryAction {
+        if let effect = effects.popFirst() { return .deliver(effect, observers) }
+        switch phase {
+        case .executing(.due) where isCancelled:
+            // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
+            // must not run (S1), and nothing else would finish it.
+            phase = .finishing(wasExecuting: true, thread: .none)
+            return .deliver(
+                .finish(errors, wasExecuting: true, releasesCategories: !categories.isEmpty), observers)
+        case .executing(.due(let onAnotherThread)):
+            // Every callback queued before it was delivered.
+            phase = .executing(.called(thread: onAnotherThread ? .none : thread))
+            effects.endDelivery()
+            return .execute(onAnotherThread: onAnotherThread)
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
+            .finishing, .finished:
+            // Nothing due.
+            effects.endDelivery()
+            return .done
+        }
+    }
+
+    enum FinishedAction {
+        /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
+        case tell([any OperationObserver])
+        /// `isFinished` is `true`: resume the waiters and tell the owner. `released` is what the
+        /// machine let go of: the caller drops it once the lock is released, since an operation's
+        /// deinit takes a lock that may be this one (``LockTable``).
+        case finished(
+            waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?,
+            released: (ObserverList, [any OperationCondition]))
+    }
+
+    /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
+    /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
+    mutating func markFinished(notified: Int) -> FinishedAction {
+        guard case .finishing = phase else {
+            preconditionFailure("markFinished in phase \(phase): only a finishing operation finishes")
+        }
+        guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
+        let action = FinishedAction.finished(
+            waiters: waiters, owner: owner, released: (observers, conditions))
+        phase = .finished
+        effects.endDelivery()  // the finishing callback is the last: its deliverer is done
+        observers = ObserverList()
+        conditions = []
+        owner = nil
+        waiters = []
+        return action
+    }
+
+    /// The operation started without executing and drained what it runs: it finishes with
+    /// `errors` added to its own.
+    mutating func drained(errors new: [any Error]) -> Followup {
+        guard case .draining = phase else {
+            preconditionFailure("drained(errors:) in phase \(phase): it was not draining")
+        }
+        errors.append(contentsOf: new)
+        return enqueueFinish(wasExecuting: false)
+    }
+
+    /// The operation is being deallocated (its dependencies are about to be removed).
+    mutating func beginRelease() {
+        isBeingReleased = true
+    }
+}
+
+extension OperationStateMachine.Execution {
+    /// The thread `execute()` runs on, if it is the one that started it.
+    var thread: ThreadIdentity {
+        switch self {
+        case .due: .none
+        case .called(let thread): thread
+        }
+    }
+}
