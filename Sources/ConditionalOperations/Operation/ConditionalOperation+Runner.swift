@@ -162,13 +162,13 @@ extension ConditionalOperation {
             case .tell(let latecomers):  // added by an observer while finishing
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
-            case .finished(let waiters, let owner, let released):
+            case .finished(let waiters, let owner, let dropped):
                 if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter.resume() }
                 for grant in grants { grant() }
-                withExtendedLifetime(released) {}  // dropped here, outside the lock
+                withExtendedLifetime(dropped) {}  // the last references go here, unlocked
                 return
             }
         }

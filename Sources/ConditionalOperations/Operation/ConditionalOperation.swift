@@ -41,9 +41,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
             // whose `removeDependency` costs a linear search each.
             var dependencies = self.dependencies
             guard !dependencies.isEmpty, dependencies.count <= 64 else { return }
-            machine.withLock { $0.beginRelease() }
+            machine.withLock { $0.beginDeallocation() }
             for dependency in dependencies { removeDependency(dependency) }
-            DeferredRelease.release(&dependencies)
+            DependencyDrop.drop(&dependencies)
         #endif
     }
 

@@ -14,7 +14,7 @@ extension OperationStateMachine {
         case finish([any Error], wasExecuting: Bool, releasesCategories: Bool)
     }
 
-    /// The work an action leaves to the runner, after the lock is released, in this order.
+    /// The work an action leaves to the runner, once unlocked, in this order.
     struct Followup: OptionSet {
         let rawValue: UInt8
         /// Give back (or withdraw the request for) the exclusivity categories.

@@ -75,7 +75,7 @@ extension OperationStateMachine {
     /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
     mutating func settledReadiness() -> SettledReadiness {
-        if isBeingReleased { return .answer(state >= .ready) }
+        if isDeallocating { return .answer(state >= .ready) }
         switch phase {
         case .initialized:
             // Admitted by the first query that finds every dependency finished.
@@ -157,7 +157,7 @@ extension OperationStateMachine {
         case .asked:
             // Every dependency, theirs included, finished: evaluate them all at once (S2).
             phase = .evaluating(Evaluation(count: conditions.count))
-            defer { conditions = [] }  // released after evaluation (S2), by the caller: not under the lock
+            defer { conditions = [] }  // let go of after evaluation (S2), by the caller, unlocked
             return .evaluate(conditions)
         }
     }
@@ -301,7 +301,7 @@ extension OperationStateMachine {
 
     /// The owner found the operation in a dependency cycle: it will finish with `error`, without
     /// executing. Every operation of the cycle is marked before any is released
-    /// (``releaseFromCycle()``): one finishing first must not let another execute.
+    /// (``breakCycle()``): one finishing first must not let another execute.
     mutating func markInCycle(_ error: any Error) {
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring, .ready:
@@ -316,7 +316,7 @@ extension OperationStateMachine {
     }
 
     /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
-    mutating func releaseFromCycle() -> Followup {
+    mutating func breakCycle() -> Followup {
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring:
             // Its dependencies would never finish: ready now, it finishes once started.

@@ -63,24 +63,25 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring:
             // S4: ready at once, abandoning dependencies and conditions, as Foundation does.
             isCancelled = true
-            let told = enqueue(.didCancel(errors))
+            let told = queueEffect(.didCancel(errors))
             let abandoned = abandonConditions()
             return .cancelled(
                 told.union(abandoned).union(becomeReady(conditionsFailed: false, context: .cancel)))
         case .ready:
             // S4: a start made already launches it, else a queue is told again that it is ready.
             isCancelled = true
-            return .cancelled(enqueue(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
+            return .cancelled(
+                queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
         case .executing(let execution):
             // S5: it finishes at once, unless it asked to finish itself.
             isCancelled = true
-            let told = enqueue(.didCancel(errors))
+            let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
-            return .cancelled(told.union(enqueueFinish(wasExecuting: true, thread: execution.thread)))
+            return .cancelled(told.union(queueFinish(wasExecuting: true, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
             isCancelled = true
-            return .cancelled(enqueue(.didCancel(errors)))
+            return .cancelled(queueEffect(.didCancel(errors)))
         case .finishing, .finished:
             // Finishing began: a cancel changes nothing.
             return .ignored
@@ -112,7 +113,7 @@ extension OperationStateMachine {
         case .executing(let execution):
             // The usual end of the work.
             errors.append(contentsOf: new)
-            return .finishing(enqueueFinish(wasExecuting: true, thread: execution.thread))
+            return .finishing(queueFinish(wasExecuting: true, thread: execution.thread))
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -138,7 +139,7 @@ extension OperationStateMachine {
         // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
         // (`finishesWhenCancelled == false`) has its produced operations run, untold.
         guard state < .finishing, !isCancelled else { return [] }
-        return enqueue(.didProduce(operation))
+        return queueEffect(.didProduce(operation))
     }
 
     /// The queue to add an operation produced now: the owner's, else the one that started it when
@@ -191,12 +192,12 @@ extension OperationStateMachine {
     enum FinishedAction {
         /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
         case tell([any OperationObserver])
-        /// `isFinished` is `true`: resume the waiters and tell the owner. `released` is what the
-        /// machine let go of: the caller drops it once the lock is released, since an operation's
+        /// `isFinished` is `true`: resume the waiters and tell the owner. `dropped` is what the
+        /// machine let go of: the caller drops it once unlocked, since an operation's
         /// deinit takes a lock that may be this one (``LockTable``).
         case finished(
             waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?,
-            released: (ObserverList, [any OperationCondition]))
+            dropped: (ObserverList, [any OperationCondition]))
     }
 
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
@@ -207,7 +208,7 @@ extension OperationStateMachine {
         }
         guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
         let action = FinishedAction.finished(
-            waiters: waiters, owner: owner, released: (observers, conditions))
+            waiters: waiters, owner: owner, dropped: (observers, conditions))
         phase = .finished
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         observers = ObserverList()
@@ -224,12 +225,12 @@ extension OperationStateMachine {
             preconditionFailure("drained(errors:) in phase \(phase): it was not draining")
         }
         errors.append(contentsOf: new)
-        return enqueueFinish(wasExecuting: false)
+        return queueFinish(wasExecuting: false)
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).
-    mutating func beginRelease() {
-        isBeingReleased = true
+    mutating func beginDeallocation() {
+        isDeallocating = true
     }
 }
 

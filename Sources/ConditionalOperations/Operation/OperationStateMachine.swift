@@ -4,8 +4,7 @@ import Foundation
 ///
 /// Its ``Phase`` carries what each phase needs, so an impossible combination cannot be written
 /// down. Every event is a `mutating func` whose body is one `switch` over the phase and which
-/// returns its own action, declared just above it; the operation runs the action once it released
-/// its lock (`ConditionalOperation+Runner.swift`). An event that cannot happen in a phase stops the
+/// returns its own action, declared just above it; the operation runs the action once it unlocked (`ConditionalOperation+Runner.swift`). An event that cannot happen in a phase stops the
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
@@ -101,7 +100,7 @@ struct OperationStateMachine {
     /// when it does not execute.
     private var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
-    var isBeingReleased = false
+    var isDeallocating = false
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -201,14 +200,15 @@ struct OperationStateMachine {
     // MARK: Shared steps
 
     /// Queues a callback; the caller delivers it if nobody is delivering.
-    mutating func enqueue(_ effect: Effect) -> Followup {
+    mutating func queueEffect(_ effect: Effect) -> Followup {
         effects.append(effect) ? .deliver : []
     }
 
-    mutating func enqueueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {
+    mutating func queueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {
         phase = .finishing(wasExecuting: wasExecuting, thread: thread)
         // Releasing categories that were never requested is harmless: one rule for every path.
-        return enqueue(.finish(errors, wasExecuting: wasExecuting, releasesCategories: !categories.isEmpty))
+        return queueEffect(
+            .finish(errors, wasExecuting: wasExecuting, releasesCategories: !categories.isEmpty))
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
@@ -238,7 +238,7 @@ struct OperationStateMachine {
                 phase = .draining
                 return .drain
             }
-            return enqueueFinish(wasExecuting: false)
+            return queueFinish(wasExecuting: false)
         }
         if !effects.isDelivering, observers.count == 0, !OperationStateMachine.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
@@ -247,7 +247,7 @@ struct OperationStateMachine {
             return .executeNow
         }
         phase = .executing(.due(onAnotherThread: effects.isDelivering))
-        return enqueue(.didStart)
+        return queueEffect(.didStart)
     }
 
     /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
@@ -259,16 +259,5 @@ struct OperationStateMachine {
         #else
             false
         #endif
-    }
-
-    /// Drops everything the finished operation held and returns it, to be dropped after unlock.
-    mutating func releaseAll() -> (ObserverList, [any OperationCondition]) {
-        defer {
-            observers = ObserverList()
-            conditions = []
-            owner = nil
-            waiters = []
-        }
-        return (observers, conditions)
     }
 }

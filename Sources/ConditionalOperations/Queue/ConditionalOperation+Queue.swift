@@ -25,13 +25,13 @@ extension ConditionalOperation {
     }
 
     /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without
-    /// executing. Mark every operation of the cycle before releasing any (``releaseFromCycle()``).
+    /// executing. Mark every operation of the cycle before releasing any (``breakCycle()``).
     func markInCycle() {
         machine.withLock { $0.markInCycle(OperationError.dependencyCycle) }
     }
 
     /// Ready whatever its dependencies, so that it finishes once started.
-    func releaseFromCycle() {
-        perform(machine.withLock { $0.releaseFromCycle() })
+    func breakCycle() {
+        perform(machine.withLock { $0.breakCycle() })
     }
 }

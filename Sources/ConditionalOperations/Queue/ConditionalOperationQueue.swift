@@ -166,6 +166,6 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         for operation in cycle where !(operation is ConditionalOperation) {
             operation.cancel()  // a plain operation has no errors to carry the reason
         }
-        for operation in conditionals { operation.releaseFromCycle() }
+        for operation in conditionals { operation.breakCycle() }
     }
 }

@@ -280,7 +280,7 @@ extension ConditionalOperationsTests {
             #expect(Self.drain(&machine) == ["finish(1,skipped)"])
             var waiting = Machine()
             waiting.markInCycle(OperationError.dependencyCycle)
-            #expect(waiting.releaseFromCycle() == .announceReady)
+            #expect(waiting.breakCycle() == .announceReady)
             #expect(waiting.state == .ready)
         }
 
