@@ -26,7 +26,10 @@ struct Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value. Never call out to user code from `body`.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex in
+        #if LOCK_COUNTING
+            LockCounter.count()
+        #endif
+        return try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value.pointee)

@@ -84,19 +84,20 @@ final class ExclusivityController: Sendable {
 
     private let state = Locked(State())
 
-    /// Requests `categories` for `requester`; `grant` runs once they are all held, possibly
-    /// before this returns, and always outside the lock. A request `requester` still had is
+    /// Requests `categories` for `requester`. Returns `true` when they are all held at once;
+    /// otherwise `grant` runs once they are, outside the lock. A request `requester` still had is
     /// given back first.
-    func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) {
-        let grants = state.withLock { state -> [Grant] in
+    @discardableResult
+    func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) -> Bool {
+        let (isGranted, grants) = state.withLock { state -> (Bool, [Grant]) in
             let request = Request(categories: categories.map { state.category(named: $0) }, grant: grant)
-            var grants =
+            let grants =
                 state.requests.updateValue(request, forKey: requester).map { state.withdraw($0) } ?? []
             for category in request.categories { category.append(request) }
-            if let granted = request.takeGrantIfFirst() { grants.append(granted) }
-            return grants
+            return (request.takeGrantIfFirst() != nil, grants)
         }
         for grant in grants { grant() }
+        return isGranted
     }
 
     /// Gives back what `requester` holds, or withdraws its waiting request, and grants the

@@ -40,10 +40,10 @@ extension ConditionalOperation {
             case .acquire(let categories, let parent):
                 // S7 in groups: a category an enclosing group holds is requested in its scope.
                 let requested = ExclusivityController.scoped(categories, under: parent)
-                ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
+                let isGranted = ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }
-                action = machine.withLock { $0.endInlineAcquisition(context: context) }
+                action = machine.withLock { $0.endInlineAcquisition(isGranted: isGranted, context: context) }
             }
         }
     }
@@ -106,21 +106,8 @@ extension ConditionalOperation {
         let thread = ThreadIdentity.current
         while true {
             switch machine.withLock({ $0.nextEffect(thread: thread) }) {
-            case .deliver(.didStart, let observers):
-                if OperationStateMachine.postsExecutingKVO {
-                    willChangeValue(forKey: "isExecuting")
-                    didChangeValue(forKey: "isExecuting")
-                }
-                for observer in observers { observer.operationDidStart(self) }
-            case .deliver(.didProduce(let operation), let observers):
-                for observer in observers { observer.operation(self, didProduce: operation) }
-            case .deliver(.didCancel(let errors), let observers):
-                for observer in observers { observer.operationDidCancel(self, errors: errors) }
-            case .deliver(.finish(let errors, let wasExecuting, let releasesCategories), let observers):
-                completeFinishing(
-                    errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
-                    observers: observers)
-                return  // the last effect: nothing is queued once finishing began (S1)
+            case .deliver(let effect, let observers):
+                guard deliver(effect, to: observers) else { return }
             case .execute(let onAnotherThread):
                 if onAnotherThread {
                     DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
@@ -132,6 +119,34 @@ extension ConditionalOperation {
                 return
             }
         }
+    }
+
+    /// Delivers an effect an event handed out instead of queueing it, then whatever was queued
+    /// meanwhile.
+    func deliver(first effect: OperationStateMachine.Effect, to observers: ObserverList) {
+        if deliver(effect, to: observers) { deliverEffects() }
+    }
+
+    /// Delivers one effect; returns `false` after the last one (finishing: nothing follows, S1).
+    private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
+        switch effect {
+        case .didStart:
+            if OperationStateMachine.postsExecutingKVO {
+                willChangeValue(forKey: "isExecuting")
+                didChangeValue(forKey: "isExecuting")
+            }
+            for observer in observers { observer.operationDidStart(self) }
+        case .didProduce(let operation):
+            for observer in observers { observer.operation(self, didProduce: operation) }
+        case .didCancel(let errors):
+            for observer in observers { observer.operationDidCancel(self, errors: errors) }
+        case .finish(let errors, let wasExecuting, let releasesCategories):
+            completeFinishing(
+                errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
+                observers: observers)
+            return false
+        }
+        return true
     }
 
     /// The `finishing` state: the hook, the observers, then `isFinished` flips last.

@@ -184,6 +184,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         switch machine.withLock({ $0.finish(errors: errors) }) {
         case .finishing(let followup), .deferred(let followup):
             perform(followup)
+        case .deliverNow(let effect, let observers):
+            deliver(first: effect, to: observers)
         case .ignored:
             #if DEBUG
                 if !isCancelled {
@@ -252,6 +254,9 @@ struct MachineLock {
     /// Runs `body` with exclusive access to the machine. Never call out to user code from `body`.
     @inline(__always)
     func withLock<Result>(_ body: (inout OperationStateMachine) throws -> Result) rethrows -> Result {
+        #if LOCK_COUNTING
+            LockCounter.count()
+        #endif
         let mutex = LockTable.mutex(for: ObjectIdentifier(operation))
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

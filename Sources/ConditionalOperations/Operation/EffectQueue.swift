@@ -23,6 +23,14 @@ struct EffectQueue {
         return true
     }
 
+    /// Nothing is queued and nobody delivers: the caller becomes the deliverer and delivers its
+    /// callback itself, without queueing it (one trip through the lock fewer).
+    mutating func beginDeliveringIfIdle() -> Bool {
+        guard first == nil, !isDelivering else { return false }
+        isDelivering = true
+        return true
+    }
+
     /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
     /// to run, or be done: ``endDelivery()``).
     mutating func popFirst() -> Effect? {

@@ -15,7 +15,7 @@ extension OperationStateMachine {
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
         case evaluate([any OperationCondition])
         /// Request the categories in the scope of `parent` (``exclusivityParent``), then
-        /// ``endInlineAcquisition(context:)``.
+        /// ``endInlineAcquisition(isGranted:context:)``.
         case acquire(Set<String>, parent: ConditionalOperation?)
     }
 
@@ -242,7 +242,7 @@ extension OperationStateMachine {
     mutating func categoriesGranted() -> ReadinessAction {
         switch phase {
         case .acquiring(var acquisition) where acquisition.isInline:
-            // The requester reports it itself (``endInlineAcquisition(context:)``).
+            // Granted from another thread before the request returned: the requester reports it.
             acquisition.isGranted = true
             phase = .acquiring(acquisition)
             return .answer(false, [])
@@ -257,11 +257,12 @@ extension OperationStateMachine {
         }
     }
 
-    /// The request of ``ReadinessAction/acquire(_:parent:)`` returned; they may be granted already.
-    mutating func endInlineAcquisition(context: Context) -> ReadinessAction {
+    /// The request of ``ReadinessAction/acquire(_:parent:)`` returned, granted at once or not; a
+    /// grant from another thread may have come meanwhile.
+    mutating func endInlineAcquisition(isGranted: Bool, context: Context) -> ReadinessAction {
         switch phase {
-        case .acquiring(let acquisition) where acquisition.isGranted:
-            // Granted at once: ready.
+        case .acquiring(let acquisition) where isGranted || acquisition.isGranted:
+            // Granted: ready.
             return .answer(true, becomeReady(conditionsFailed: false, context: context))
         case .acquiring:
             // Waiting: the grant will make it ready.

@@ -101,6 +101,8 @@ extension OperationStateMachine {
 
     enum FinishAction {
         case finishing(Followup)
+        /// Nothing else to deliver: deliver this finishing callback now, on this thread.
+        case deliverNow(Effect, ObserverList)
         /// Finish before executing: errors recorded, the operation finishes without executing
         /// once started (or drained).
         case deferred(Followup)
@@ -113,7 +115,11 @@ extension OperationStateMachine {
         case .executing(let execution):
             // The usual end of the work.
             errors.append(contentsOf: new)
-            return .finishing(queueFinish(wasExecuting: true, thread: execution.thread))
+            guard effects.beginDeliveringIfIdle() else {
+                return .finishing(queueFinish(wasExecuting: true, thread: execution.thread))
+            }
+            phase = .finishing(wasExecuting: true, thread: execution.thread)
+            return .deliverNow(finishEffect(wasExecuting: true), observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -174,8 +180,7 @@ extension OperationStateMachine {
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
             phase = .finishing(wasExecuting: true, thread: .none)
-            return .deliver(
-                .finish(errors, wasExecuting: true, releasesCategories: !categories.isEmpty), observers)
+            return .deliver(finishEffect(wasExecuting: true), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             phase = .executing(.called(thread: onAnotherThread ? .none : thread))

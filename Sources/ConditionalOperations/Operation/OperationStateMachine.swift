@@ -206,9 +206,12 @@ struct OperationStateMachine {
 
     mutating func queueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {
         phase = .finishing(wasExecuting: wasExecuting, thread: thread)
+        return queueEffect(finishEffect(wasExecuting: wasExecuting))
+    }
+
+    func finishEffect(wasExecuting: Bool) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        return queueEffect(
-            .finish(errors, wasExecuting: wasExecuting, releasesCategories: !categories.isEmpty))
+        .finish(errors, wasExecuting: wasExecuting, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category

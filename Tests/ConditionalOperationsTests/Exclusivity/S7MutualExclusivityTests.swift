@@ -199,6 +199,17 @@ extension ConditionalOperationsTests {
             #expect(!ExclusivityController.shared.isTracking(category))
         }
 
+        /// Requests `categories` for `owner`, recording `label` once granted, at once or later.
+        static func request(
+            _ categories: Set<String>, on controller: ExclusivityController, for owner: NSObject,
+            recording label: String, in granted: Recorder
+        ) {
+            let isGranted = controller.acquire(categories, for: ObjectIdentifier(owner)) {
+                granted.record(label)
+            }
+            if isGranted { granted.record(label) }
+        }
+
         /// A request refers to its categories' queues: releasing it withdraws it from every one and
         /// grants whoever is then first in all of theirs, in arrival order.
         @Test func S7_releasingGrantsTheNextRequestFirstInAllItsCategories() {
@@ -208,9 +219,9 @@ extension ConditionalOperationsTests {
             let requests: [(Set<String>, String)] = [
                 (["a"], "first"), (["a", "b"], "both"), (["b"], "b only"),
             ]
-            controller.acquire(["b"], for: ObjectIdentifier(owners[3])) { granted.record("b holder") }
+            Self.request(["b"], on: controller, for: owners[3], recording: "b holder", in: granted)
             for (index, (categories, label)) in requests.enumerated() {
-                controller.acquire(categories, for: ObjectIdentifier(owners[index])) { granted.record(label) }
+                Self.request(categories, on: controller, for: owners[index], recording: label, in: granted)
             }
             #expect(granted.all == ["b holder", "first"])
             controller.release(for: ObjectIdentifier(owners[0]))
@@ -230,9 +241,9 @@ extension ConditionalOperationsTests {
             let controller = ExclusivityController()
             let granted = Recorder()
             let (first, second) = (NSObject(), NSObject())
-            controller.acquire(["x"], for: ObjectIdentifier(first)) { granted.record("first x") }
-            controller.acquire(["x"], for: ObjectIdentifier(second)) { granted.record("second x") }
-            controller.acquire(["y"], for: ObjectIdentifier(first)) { granted.record("first y") }
+            Self.request(["x"], on: controller, for: first, recording: "first x", in: granted)
+            Self.request(["x"], on: controller, for: second, recording: "second x", in: granted)
+            Self.request(["y"], on: controller, for: first, recording: "first y", in: granted)
             #expect(granted.all == ["first x", "second x", "first y"])
             controller.release(for: ObjectIdentifier(first))
             controller.release(for: ObjectIdentifier(second))

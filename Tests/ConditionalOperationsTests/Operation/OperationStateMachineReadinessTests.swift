@@ -110,8 +110,7 @@ extension ConditionalOperationsTests {
             }
             #expect(categories == ["a"] && parent == nil)
             #expect(machine.state == .evaluatingConditions)
-            _ = machine.categoriesGranted()
-            #expect(machine.endInlineAcquisition(context: .query).isReady)
+            #expect(machine.endInlineAcquisition(isGranted: true, context: .query).isReady, "granted at once")
             #expect(machine.addCondition(nil, categories: ["b"]) == .misuse, "S13: too late once acquired")
         }
 
@@ -201,15 +200,14 @@ extension ConditionalOperationsTests {
             }
             #expect(categories == ["a"])
             #expect(!answer.isReady)
-            // Granted before the request returned: the query answers itself.
+            // Granted from another thread before the request returned: the query answers itself.
             #expect(machine.categoriesGranted().followup.isEmpty)
-            let granted = machine.endInlineAcquisition(context: .query)
+            let granted = machine.endInlineAcquisition(isGranted: false, context: .query)
             #expect(granted.isReady)
             #expect(granted.followup.isEmpty)
             _ = machine.start()
             _ = Self.drain(&machine)
-            _ = machine.finish(errors: [])
-            guard case .deliver(.finish(_, _, let releases), _) = machine.nextEffect(thread: .none) else {
+            guard case .deliverNow(.finish(_, _, let releases), _) = machine.finish(errors: []) else {
                 Issue.record("no finish effect")
                 return
             }
@@ -222,7 +220,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.endInlineEvaluation(context: .query)
-            #expect(!machine.endInlineAcquisition(context: .query).isReady)
+            #expect(!machine.endInlineAcquisition(isGranted: false, context: .query).isReady)
             #expect(machine.state == .evaluatingConditions)
             #expect(machine.categoriesGranted().followup == .announceReady)
             #expect(machine.state == .ready)
@@ -246,7 +244,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.endInlineEvaluation(context: .query)
-            _ = machine.endInlineAcquisition(context: .query)
+            _ = machine.endInlineAcquisition(isGranted: false, context: .query)
             #expect(
                 machine.cancel(finishesWhenCancelled: true).followup?.contains(.releaseCategories) == true)
             #expect(machine.categoriesGranted().followup == .releaseCategories)

@@ -55,7 +55,7 @@ extension ConditionalOperationsTests {
             case .acquiring:
                 _ = machine.addCondition(nil, categories: ["a"])
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
-                _ = machine.endInlineAcquisition(context: .query)
+                _ = machine.endInlineAcquisition(isGranted: false, context: .query)
             case .ready:
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
             case .executing, .finishing, .finished:
@@ -143,7 +143,7 @@ extension ConditionalOperationsTests {
             (.evaluating, "ready", "deferred: announceReady"),
             (.acquiring, "ready", "deferred: releaseCategories+announceReady"),
             (.ready, "ready", "deferred: nothing"),
-            (.executing, "finishing(executed)", "finishing: deliver"),
+            (.executing, "finishing(executed)", "deliver the finishing callback now"),
             (.draining, "draining", "ignored"),
             (.finishing, "finishing(executed)", "ignored"),
             (.finished, "finished", "ignored"),
@@ -153,6 +153,7 @@ extension ConditionalOperationsTests {
             let described =
                 switch machine.finish(errors: [TestError(1)]) {
                 case .finishing(let followup): "finishing: \(Self.describe(followup))"
+                case .deliverNow: "deliver the finishing callback now"
                 case .deferred(let followup): "deferred: \(Self.describe(followup))"
                 case .ignored: "ignored"
                 }

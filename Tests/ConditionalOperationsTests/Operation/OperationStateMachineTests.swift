@@ -82,11 +82,11 @@ extension ConditionalOperationsTests {
                 followup == (Machine.postsExecutingKVO ? .deliver : .executeNow),
                 "no observer and no KVO: execute() without a trip through the effects")
             #expect(machine.state == .executing)
-            guard case .finishing(let finishing) = machine.finish(errors: []) else {
-                Issue.record("an executing operation finishes")
+            guard case .deliverNow(.finish, _) = machine.finish(errors: []) else {
+                Issue.record("nothing else to deliver: the finishing callback is delivered at once")
                 return
             }
-            #expect(finishing == .deliver)
+            #expect(machine.state == .finishing)
         }
 
         @Test func fullLifeOfAnExecutedOperation() {
@@ -99,14 +99,18 @@ extension ConditionalOperationsTests {
             #expect(followup == .deliver)
             #expect(machine.state == .executing)
             #expect(Self.drain(&machine) == ["didStart", "execute"])
-            guard case .finishing(let finishing) = machine.finish(errors: [TestError(1)]) else {
+            guard
+                case .deliverNow(.finish(let errors, let wasExecuting, _), _) = machine.finish(errors: [
+                    TestError(1)
+                ])
+            else {
                 Issue.record("finish refused")
                 return
             }
-            #expect(finishing == .deliver)
+            #expect(errors.count == 1 && wasExecuting)
             #expect(machine.state == .finishing)
             #expect(machine.isExecuting() == true)
-            #expect(Self.drain(&machine) == ["finish(1,executed)"])
+            #expect(Self.drain(&machine) == [], "delivered by the caller of finish, not queued")
             _ = machine.markFinished(notified: 1)
             #expect(machine.state == .finished)
             #expect(machine.failed)
@@ -171,6 +175,24 @@ extension ConditionalOperationsTests {
             }
         }
 
+        @Test func S1_aFinishWhileCallbacksAreDeliveredIsQueuedBehindThem() {
+            var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.start()
+            guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
+                Issue.record("didStart was not first")
+                return
+            }
+            // A didStart observer produces, then execute() finishes on another thread meanwhile.
+            _ = machine.produce(Foundation.Operation())
+            guard case .finishing(let followup) = machine.finish(errors: []) else {
+                Issue.record("the finish was not queued")
+                return
+            }
+            #expect(followup.isEmpty, "the thread delivering didStart delivers it")
+            #expect(Self.drain(&machine) == ["didProduce", "finish(0,executed)"])
+        }
+
         @Test func S5_cancelWhileExecutingWaitsForTheOperationWhenAsked() {
             var machine = Self.readyMachine()
             _ = machine.start()
@@ -178,7 +200,7 @@ extension ConditionalOperationsTests {
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(machine.state == .executing)
             #expect(Self.drain(&machine) == ["didCancel"])
-            guard case .finishing = machine.finish(errors: []) else {
+            guard case .deliverNow = machine.finish(errors: []) else {
                 Issue.record("its own finish was refused")
                 return
             }

@@ -1,0 +1,65 @@
+#if LOCK_COUNTING
+    import Foundation
+    import Testing
+
+    @testable import ConditionalOperations
+
+    extension ConditionalOperationsTests {
+        /// Trips through the library's locks for one operation's life, from its creation to its
+        /// queue's end, in builds with `-Xswiftc -DLOCK_COUNTING` only (run this suite alone:
+        /// `swift test -Xswiftc -DLOCK_COUNTING --filter LockTripTests`). Each row is the fewest
+        /// of a few lives, so that a lazily made shared object does not count.
+        @Suite(.serialized) struct LockTripTests {
+            static func fewestTrips(_ life: () -> Void) -> Int {
+                (0..<5).map { _ in
+                    _ = LockCounter.take()
+                    life()
+                    return LockCounter.take()
+                }.min() ?? 0
+            }
+
+            static func run(on queue: OperationQueue, _ operation: () -> Foundation.Operation) {
+                queue.addOperation(operation())
+                queue.waitUntilAllOperationsAreFinished()
+            }
+
+            @Test(arguments: [
+                ("no-op, OperationQueue", false, 8),
+                ("no-op, ConditionalOperationQueue", true, 8),
+            ])
+            func aNoOpOperation(kind: String, conditional: Bool, bound: Int) {
+                let queue = conditional ? ConditionalOperationQueue() : OperationQueue()
+                let trips = Self.fewestTrips { Self.run(on: queue) { ConditionalOperation() } }
+                print("lock trips, \(kind): \(trips)")
+                #expect(trips <= bound)
+            }
+
+            @Test func anExclusiveOperation() {
+                let queue = ConditionalOperationQueue()
+                let trips = Self.fewestTrips {
+                    Self.run(on: queue) {
+                        let operation = ConditionalOperation()
+                        operation.addCondition(MutuallyExclusive(category: "LockTripTests"))
+                        return operation
+                    }
+                }
+                print("lock trips, exclusive, ConditionalOperationQueue: \(trips)")
+                #expect(trips <= 11)
+            }
+
+            @Test func anOperationWithAConditionAndAnObserver() {
+                let queue = OperationQueue()
+                let trips = Self.fewestTrips {
+                    Self.run(on: queue) {
+                        let operation = ConditionalOperation()
+                        operation.addCondition(BlockCondition { true })
+                        operation.addObserver(BlockObserver(didFinish: { _, _ in }))
+                        return operation
+                    }
+                }
+                print("lock trips, condition + observer, OperationQueue: \(trips)")
+                #expect(trips <= 16)
+            }
+        }
+    }
+#endif
