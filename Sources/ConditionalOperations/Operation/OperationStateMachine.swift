@@ -225,10 +225,15 @@ struct OperationStateMachine {
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(conditionsFailed: Bool, context: Context) -> Followup {
         phase = .ready(conditionsFailed: conditionsFailed)
-        if owner != nil { return .handToQueue }  // an owner holds what is not ready yet
+        if owner != nil {
+            // An owner holds what is not ready yet. Foundation stores `true` when it takes it, but a
+            // `false` answered earlier may be stored after that (``ReadinessAnnouncements``).
+            return announcements.becameReadyAfterAnsweringNotReady()
+                ? [.handToQueue, .reannounceLater] : .handToQueue
+        }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
         guard context.answersQuery else { return .announceReady }
-        return announcements.becameReadyInsideQuery() ? .reannounceLater : []
+        return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
     }
 
     /// Started and ready: execute, or finish (or drain) without executing.

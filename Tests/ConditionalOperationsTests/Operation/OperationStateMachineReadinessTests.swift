@@ -98,6 +98,33 @@ extension ConditionalOperationsTests {
             #expect(guarded.endInlineEvaluation(context: .callback).followup == .handToQueue)
         }
 
+        /// A query of a held operation answered `false` may be stored by Foundation after the `true`
+        /// it stores when it takes the operation: the queue would then never start it (a stall
+        /// seen in the stress harness's long run). Handing it over also announces it again.
+        @Test func aHeldOperationThatAnsweredNotReadyIsAnnouncedAgainWhenHandedOver() {
+            let queue = ConditionalOperationQueue()
+            var machine = Machine()
+            guard case .held = machine.enqueue(on: queue, dependenciesFinished: false) else {
+                Issue.record("not held")
+                return
+            }
+            // Foundation re-checks a dependent when one of its dependencies finished.
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
+            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup == [.handToQueue, .reannounceLater])
+            let due = machine.reannouncementDue()
+            #expect(due, "still waiting for its start: announce")
+        }
+
+        @Test func aHeldOperationThatNeverAnsweredNotReadyIsOnlyHandedOver() {
+            let queue = ConditionalOperationQueue()
+            var machine = Machine()
+            _ = machine.enqueue(on: queue, dependenciesFinished: false)
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, context: .query).followup == .handToQueue)
+        }
+
         /// `MutuallyExclusive` adds categories alone: nothing is evaluated, they are acquired once
         /// every dependency finished.
         @Test func S7_categoriesAloneAreAcquiredWithoutEvaluatingAnything() {
