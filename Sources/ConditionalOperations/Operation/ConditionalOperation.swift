@@ -62,7 +62,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     public final override var isExecuting: Bool { machine.withLock { $0.isExecuting() } }
 
-    public final override var isFinished: Bool { machine.withLock { $0.state == .finished } }
+    public final override var isFinished: Bool {
+        #if LOCK_COUNTING
+            LockCounter.foundationRead()
+        #endif
+        return machine.withLock { $0.state == .finished }
+    }
 
     public final override var isCancelled: Bool { machine.withLock { $0.isCancelled } }
 

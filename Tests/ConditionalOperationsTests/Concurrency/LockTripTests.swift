@@ -7,11 +7,13 @@
     extension ConditionalOperationsTests {
         /// Trips through the library's locks for one operation's life, from its creation to its
         /// queue's end, in builds with `-Xswiftc -DLOCK_COUNTING` only (run this suite alone:
-        /// `swift test -Xswiftc -DLOCK_COUNTING --filter LockTripTests`). Each row is the fewest
-        /// of a few lives, so that a lazily made shared object does not count.
+        /// `swift test -Xswiftc -DLOCK_COUNTING --filter LockTripTests`). Foundation's reads of
+        /// `isFinished` (two to four, as its threads happen to run) are not counted, and each row is
+        /// the fewest of 20 lives, so that a lazily made shared object does not count. The `ConditionalOperationQueue` rows include one trip of the
+        /// queue's own `waitUntilAllOperationsAreFinished()`.
         @Suite(.serialized) struct LockTripTests {
             static func fewestTrips(_ life: () -> Void) -> Int {
-                (0..<5).map { _ in
+                (0..<20).map { _ in
                     _ = LockCounter.take()
                     life()
                     return LockCounter.take()
@@ -24,8 +26,8 @@
             }
 
             @Test(arguments: [
-                ("no-op, OperationQueue", false, 8),
-                ("no-op, ConditionalOperationQueue", true, 8),
+                ("no-op, OperationQueue", false, 5),
+                ("no-op, ConditionalOperationQueue", true, 7),
             ])
             func aNoOpOperation(kind: String, conditional: Bool, bound: Int) {
                 let queue = conditional ? ConditionalOperationQueue() : OperationQueue()
@@ -44,7 +46,7 @@
                     }
                 }
                 print("lock trips, exclusive, ConditionalOperationQueue: \(trips)")
-                #expect(trips <= 11)
+                #expect(trips <= 12)
             }
 
             @Test func anOperationWithAConditionAndAnObserver() {
@@ -58,7 +60,7 @@
                     }
                 }
                 print("lock trips, condition + observer, OperationQueue: \(trips)")
-                #expect(trips <= 16)
+                #expect(trips <= 13)
             }
         }
     }
