@@ -35,7 +35,7 @@ extension Scenario {
             ]
         },
         footnote: { rows in
-            "chain-cond-queue: DESIGN.md asks ≤ 0.08 s for 10k and, for 50k, ≤ 6× the 10k time."
+            "chain-cond-queue: DESIGN.md asks ≤ 0.06 s for 10k and, for 50k, ≤ 5.5× the 10k time."
         })
 
     /// One exclusivity category on `ConditionalOperationQueue`, against Foundation's serial queue.
