@@ -5,7 +5,7 @@ extension ConditionalOperation {
     /// the operation instead.
     public func waitUntilFinished() async {
         await withCheckedContinuation { continuation in
-            resumeWhenFinished(continuation)
+            whenFinished { continuation.resume() }
         }
     }
 }

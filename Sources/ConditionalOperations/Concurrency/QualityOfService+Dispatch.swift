@@ -13,3 +13,16 @@ extension QualityOfService {
         }
     }
 }
+
+extension QualityOfService {
+    /// The priority of a task the library starts on an operation's behalf (S15).
+    var taskPriority: TaskPriority {
+        switch self {
+        case .userInteractive: .high
+        case .userInitiated: .userInitiated
+        case .utility: .utility
+        case .background: .background
+        default: .medium
+        }
+    }
+}

@@ -23,9 +23,9 @@ extension ConditionalOperation {
         machine.withLock { ($0.state, $0.errors, $0.isCancelled) }
     }
 
-    /// Resumes `waiter` once the operation finished and every `operationDidFinish` observer
-    /// returned: at once if it already did.
-    func resumeWhenFinished(_ waiter: CheckedContinuation<Void, Never>) {
-        if !machine.withLock({ $0.addWaiter(waiter) }) { waiter.resume() }
+    /// Runs `waiter` once the operation finished and every `operationDidFinish` observer
+    /// returned, outside every lock: at once if it already did.
+    func whenFinished(_ waiter: @escaping @Sendable () -> Void) {
+        if !machine.withLock({ $0.addWaiter(waiter) }) { waiter() }
     }
 }

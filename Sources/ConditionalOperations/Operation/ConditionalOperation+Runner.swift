@@ -181,7 +181,7 @@ extension ConditionalOperation {
                 if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
                 didChangeValue(forKey: "isFinished")
                 owner?.operationFinished(self, errors: errors)
-                for waiter in waiters { waiter.resume() }
+                for waiter in waiters { waiter() }
                 for grant in grants { grant() }
                 withExtendedLifetime(dropped) {}  // the last references go here, unlocked
                 return

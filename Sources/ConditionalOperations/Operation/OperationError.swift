@@ -17,6 +17,9 @@ public enum OperationError: Error, Sendable {
     case dependenciesCancelled([FailedDependency])
     /// The operation is part of a dependency cycle and could never start.
     case dependencyCycle
+    /// A ``ResultOperation`` awaited for its ``ResultOperation/value`` finished without errors
+    /// and without a value (a plain `finish()`); `operation` names it.
+    case finishedWithoutValue(operation: String)
 }
 
 extension OperationError {
@@ -72,7 +75,7 @@ extension OperationError {
     public var failedDependencies: [FailedDependency] {
         switch self {
         case .dependenciesFailed(let dependencies), .dependenciesCancelled(let dependencies): dependencies
-        case .conditionFailed, .timedOut, .dependencyCycle: []
+        case .conditionFailed, .timedOut, .dependencyCycle, .finishedWithoutValue: []
         }
     }
 
@@ -115,6 +118,7 @@ extension OperationError: CustomStringConvertible {
             Self.describe(
                 dependencies, "\(dependencies.count == 1 ? "dependency was" : "dependencies were") cancelled")
         case .dependencyCycle: "the operation is part of a dependency cycle"
+        case .finishedWithoutValue(let operation): "\(operation) finished without a value"
         }
     }
 

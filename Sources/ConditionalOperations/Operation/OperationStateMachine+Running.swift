@@ -201,7 +201,7 @@ extension OperationStateMachine {
         /// machine let go of: the caller drops it once unlocked, since an operation's
         /// deinit takes a lock that may be this one (``LockTable``).
         case finished(
-            waiters: [CheckedContinuation<Void, Never>], owner: ConditionalOperationQueue?,
+            waiters: [Waiter], owner: ConditionalOperationQueue?,
             dropped: (ObserverList, [any OperationCondition]))
     }
 
@@ -215,6 +215,7 @@ extension OperationStateMachine {
         let action = FinishedAction.finished(
             waiters: waiters, owner: owner, dropped: (observers, conditions))
         phase = .finished
+        endStreams()
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         observers = ObserverList()
         conditions = []

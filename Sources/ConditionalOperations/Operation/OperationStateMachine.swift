@@ -83,14 +83,17 @@ struct OperationStateMachine {
     var conditions: [any OperationCondition] = []
     /// The categories its conditions declare, whether or not they were acquired yet.
     private(set) var categories: Set<String> = []
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Run once finished, after every `operationDidFinish` observer returned.
+    var waiters: [Waiter] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
     /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
     var effects = EffectQueue()
     var announcements = ReadinessAnnouncements()
-    var phase = Phase.initialized
+    var phase = Phase.initialized {
+        didSet { if hasEventStreams { streamStateChange() } }
+    }
     var isCancelled = false
     var isStartRequested = false
     /// `finish` was called before executing (S6), or the operation is in a dependency cycle (S9):
@@ -101,6 +104,10 @@ struct OperationStateMachine {
     private var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
+    /// S16: some of the observers are `events` streams (``EventStream``).
+    private var hasEventStreams = false
+    /// The last state yielded to the `events` streams.
+    private var streamedState = ConditionalOperation.State.initialized
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -177,8 +184,48 @@ struct OperationStateMachine {
         }
     }
 
-    /// Registers a waiter; returns `false` if the operation already finished (resume at once).
-    mutating func addWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+    typealias Waiter = @Sendable () -> Void
+
+    /// S16: adds an `events` stream, which yields the current state at once. Already finished:
+    /// the caller yields the end itself.
+    mutating func addEventStream(_ stream: EventStream) -> AddObserverAction {
+        switch phase {
+        case .finished:
+            // Nothing will change any more.
+            return .tellFinished(errors)
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
+            // Told of every change from now on, under this lock.
+            observers.append(stream)
+            hasEventStreams = true
+            streamedState = state
+            stream.continuation.yield(.stateChanged(streamedState))
+            return .added
+        }
+    }
+
+    /// Yields `event` to every `events` stream.
+    func stream(_ event: OperationEvent) {
+        for case let stream as EventStream in observers { stream.continuation.yield(event) }
+    }
+
+    private mutating func streamStateChange() {
+        let current = state
+        guard current != streamedState else { return }
+        streamedState = current
+        stream(.stateChanged(current))
+    }
+
+    /// The last events of the streams, once finished; they end.
+    func endStreams() {
+        guard hasEventStreams else { return }
+        for case let stream as EventStream in observers {
+            stream.continuation.yield(.didFinish(errors))
+            stream.continuation.finish()
+        }
+    }
+
+    /// Registers a waiter; returns `false` if the operation already finished (run it at once).
+    mutating func addWaiter(_ waiter: @escaping Waiter) -> Bool {
         guard case .finished = phase else {
             waiters.append(waiter)
             return true
@@ -201,7 +248,19 @@ struct OperationStateMachine {
 
     /// Queues a callback; the caller delivers it if nobody is delivering.
     mutating func queueEffect(_ effect: Effect) -> Followup {
-        effects.append(effect) ? .deliver : []
+        if hasEventStreams { streamCallback(effect) }
+        return effects.append(effect) ? .deliver : []
+    }
+
+    /// S16: a callback is yielded when it is queued, which is the order of S1; `didFinish` comes
+    /// once finished (``endStreams()``).
+    private func streamCallback(_ effect: Effect) {
+        switch effect {
+        case .didStart: stream(.didStart)
+        case .didProduce(let operation): stream(.didProduce(operation))
+        case .didCancel(let errors): stream(.didCancel(errors))
+        case .finish: break
+        }
     }
 
     mutating func queueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {

@@ -12,12 +12,12 @@ extension ConditionalOperationsTests {
 /// A `ResultOperation` that finishes with a fixed result, at once or later from another thread.
 final class ValueOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // stored state: lets only
-    let value: Result<Output, any Error>
+    let outcome: Result<Output, any Error>
     let later: Bool
     let executions = Counter()
 
     init(_ value: Result<Output, any Error>, later: Bool = false) {
-        self.value = value
+        self.outcome = value
         self.later = later
         super.init()
     }
@@ -25,9 +25,9 @@ final class ValueOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     override func execute() {
         executions.increment()
         if later {
-            DispatchQueue.global().async { self.finish(with: self.value) }
+            DispatchQueue.global().async { self.finish(with: self.outcome) }
         } else {
-            finish(with: value)
+            finish(with: outcome)
         }
     }
 }

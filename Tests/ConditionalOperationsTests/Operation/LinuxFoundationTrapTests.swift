@@ -12,7 +12,7 @@ extension ConditionalOperationsTests {
             queue.maxConcurrentOperationCount = round.isMultiple(of: 2) ? 4 : -1
             let operations = (0..<10_000).map { _ in
                 let operation = ProbeOperation()
-                operation.addCondition(AsyncCondition())
+                operation.addCondition(LaterCondition())
                 return operation
             }
             let done = completionLatch(operations)
@@ -61,7 +61,7 @@ extension ConditionalOperationsTests {
             let plain = BlockOperation {}
             let upstream = ProbeOperation(.finishLater)
             let operation = ProbeOperation()
-            operation.addCondition(AsyncCondition())
+            operation.addCondition(LaterCondition())
             operation.addDependency(plain)
             operation.addDependency(upstream)
             let done = completionLatch([operation])

@@ -56,7 +56,7 @@ extension ConditionalOperationsTests {
                 let operation = ProbeOperation(.finishLater)
                 weakOperation = operation
                 operation.addDependency(dependency)
-                operation.addCondition(AsyncCondition())
+                operation.addCondition(LaterCondition())
                 operation.addObserver(RecordingObserver())
                 queue.add([dependency, operation])
                 await operation.waitUntilFinished()

@@ -37,7 +37,7 @@ extension ConditionalOperationsTests {
             let operations = (0..<200).map { index in
                 let operation = ProbeOperation()
                 if index.isMultiple(of: 2) { operation.addDependency(gate) }
-                if index.isMultiple(of: 3) { operation.addCondition(AsyncCondition()) }
+                if index.isMultiple(of: 3) { operation.addCondition(LaterCondition()) }
                 return operation
             }
             let done = completionLatch(operations)

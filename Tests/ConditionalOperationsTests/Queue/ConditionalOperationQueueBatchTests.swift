@@ -23,7 +23,7 @@ extension ConditionalOperationsTests {
                     operations.append(BlockOperation {})
                     continue
                 case 1: probe.addCondition(BlockCondition { true })
-                case 2: probe.addCondition(AsyncCondition())
+                case 2: probe.addCondition(LaterCondition())
                 case 3: probe.addDependency(operations[index - 1])
                 case 4:
                     probe.cancel()

@@ -181,7 +181,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             let gate = ProbeOperation(.finishLater)
             let waiting = ProbeOperation()
-            waiting.addCondition(AsyncCondition())
+            waiting.addCondition(LaterCondition())
             waiting.addDependency(gate)
             let returned = Latch()
             let sawFinished = Locked(false)

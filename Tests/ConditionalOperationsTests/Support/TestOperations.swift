@@ -67,8 +67,9 @@ final class ManualCondition: OperationCondition, Sendable {
     }
 }
 
-/// A condition that answers later, from another thread.
-struct AsyncCondition: OperationCondition {
+/// A condition that answers later, from another thread (a test double; the library has
+/// `AsyncCondition` for async closures).
+struct LaterCondition: OperationCondition {
     let result: OperationConditionResult
 
     init(_ result: OperationConditionResult = .satisfied) { self.result = result }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// An operation whose work is an `async` function (S15), with a value of type `Output`.
+///
+/// Give it the work as a closure, or subclass it and override ``run()``. The work runs in a `Task`
+/// started when the operation executes, with the operation's priority; its value finishes the
+/// operation, a thrown error fails it. Conditions, observers, dependencies and queues work as for
+/// any ``ConditionalOperation``.
+///
+/// ```swift
+/// let fetch = AsyncOperation(name: "fetch") { try await api.users() }
+/// fetch.addCondition(MutuallyExclusive(category: "network"))
+/// let users = try await queue.run(fetch)
+/// ```
+///
+/// Cancelling the operation cancels the task; the operation finishes once ``run()`` returned or
+/// threw (``finishesWhenCancelled`` is `false`), so dependents never overlap its work. A
+/// `CancellationError` thrown after the cancel adds no error of its own.
+///
+/// Foundation's blocking `waitUntilFinished()` is unavailable here, so that
+/// `await operation.waitUntilFinished()` picks the asynchronous one, top-level code included.
+open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
+    // mutable state: `task`, behind its lock
+    private let work: (@Sendable () async throws -> Output)?
+    /// The task running ``run()``, once it executes: a cancel cancels it.
+    private let task = Locked<Task<Void, Never>?>(nil)
+
+    /// Creates an operation named `name` whose work is `work`.
+    public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
+        self.work = work
+        super.init()
+        if let name { self.name = name }
+    }
+
+    /// Creates an operation for a subclass that overrides ``run()``.
+    public override init() {
+        work = nil
+        super.init()
+    }
+
+    /// The work. The default runs the closure given to ``init(name:_:)``; a subclass overrides it.
+    open func run() async throws -> Output {
+        guard let work else {
+            Misuse.trap(
+                "\(diagnosticName): an AsyncOperation made with init() must override run() "
+                    + "(S15: the work is run(), or the closure of init(name:_:))")
+        }
+        return try await work()
+    }
+
+    /// `false`: a cancelled operation finishes once ``run()`` returned or threw (S15).
+    public final override var finishesWhenCancelled: Bool { false }
+
+    /// Starts ``run()`` in a task. Override ``run()`` instead.
+    public final override func execute() {
+        let task = Task(priority: qualityOfService.taskPriority) { [self] in
+            do {
+                finish(returning: try await run())
+            } catch is CancellationError where isCancelled {
+                finish()  // the cancel's own errors tell why
+            } catch {
+                finish(error: error)
+            }
+        }
+        self.task.withLock { $0 = task }
+        if isCancelled { task.cancel() }  // cancelled before the task was stored
+    }
+
+    /// Cancels the operation and the task running ``run()``.
+    open override func cancel() {
+        super.cancel()
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
+    @available(*, unavailable, message: "use 'await waitUntilFinished()', which holds no thread")
+    public override func waitUntilFinished() {
+        super.waitUntilFinished()
+    }
+}
