@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         .target(name: "ConditionalOperations"),
         .executableTarget(name: "WordCountExample", dependencies: ["ConditionalOperations"]),
+        .executableTarget(name: "ConcurrencyExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
         .testTarget(name: "ConditionalOperationsTests", dependencies: ["ConditionalOperations"]),
     ],
