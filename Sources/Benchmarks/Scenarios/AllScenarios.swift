@@ -12,6 +12,8 @@ extension Scenario {
         .fanIn,
         .fanOut,
         .memory,
+        .asyncOperation,
+        .concurrentRun,
         .scaling,
     ]
 

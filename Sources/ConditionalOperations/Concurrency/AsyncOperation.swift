@@ -22,8 +22,15 @@ import Foundation
 open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `task`, behind its lock
     private let work: (@Sendable () async throws -> Output)?
-    /// The task running ``run()``, once it executes: a cancel cancels it.
-    private let task = Locked<Task<Void, Never>?>(nil)
+    /// The task running ``run()``, while it runs: a cancel cancels it.
+    private let task = Locked(RunningTask.notStarted)
+
+    private enum RunningTask {
+        case notStarted
+        case running(Task<Void, Never>)
+        /// Let go of: a finished task's memory is freed once nothing refers to it.
+        case ended
+    }
 
     /// Creates an operation named `name` whose work is `work`.
     public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
@@ -54,22 +61,30 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// Starts ``run()`` in a task. Override ``run()`` instead.
     public final override func execute() {
         let task = Task(priority: qualityOfService.taskPriority) { [self] in
+            let outcome: Result<Output, any Error>
             do {
-                finish(returning: try await run())
-            } catch is CancellationError where isCancelled {
-                finish()  // the cancel's own errors tell why
+                outcome = .success(try await run())
             } catch {
-                finish(error: error)
+                outcome = .failure(error)
+            }
+            self.task.withLock { $0 = .ended }
+            switch outcome {
+            case .success(let output): finish(returning: output)
+            case .failure(is CancellationError) where isCancelled: finish()  // the cancel's errors tell why
+            case .failure(let error): finish(error: error)
             }
         }
-        self.task.withLock { $0 = task }
+        self.task.withLock { running in
+            if case .notStarted = running { running = .running(task) }
+        }
         if isCancelled { task.cancel() }  // cancelled before the task was stored
     }
 
     /// Cancels the operation and the task running ``run()``.
     open override func cancel() {
         super.cancel()
-        task.withLock { $0 }?.cancel()
+        guard case .running(let task) = task.withLock({ $0 }) else { return }
+        task.cancel()
     }
 
     /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
