@@ -26,45 +26,11 @@ import Foundation
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
-    // mutable state: behind `retry`'s lock
-    private enum Phase {
-        case idle
-        /// Making the attempt.
-        case starting
-        case running(ConditionalOperation)
-        case backingOff(any DispatchSourceTimer)
-        case done
-    }
+    // mutable state: `retry`, behind its lock
+    private typealias Machine = RetryStateMachine<ConditionalOperation, any DispatchSourceTimer>
 
-    private struct Retry {
-        var phase = Phase.idle
-        var attempts = 0
-        var isCancelled = false
-        var lastErrors: [any Error] = []
-    }
-
-    /// What a cancel does once the lock is released.
-    private enum OnCancel {
-        case nothing
-        case cancel(ConditionalOperation)
-        case finish(any DispatchSourceTimer, [any Error])
-    }
-
-    /// What starting an attempt does once the lock is released.
-    private enum OnStart {
-        case nothing
-        case finish([any Error])
-        case start(Int)
-    }
-
-    /// What a failed attempt leads to once the lock is released.
-    private enum OnFailure {
-        case finish(cancelling: Bool)
-        case retryNow
-        case wait
-    }
-
-    private let retry = Locked(Retry())
+    /// The attempts, under one lock.
+    private let retry = Locked(Machine())
     private let maximumAttempts: Int
     private let backoff: RetryBackoff
     private let shouldRetry: @Sendable ([any Error]) -> Bool
@@ -121,67 +87,37 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     open override func cancel() {
         super.cancel()
         guard isCancelled else { return }  // finishing had begun
-        let next = retry.withLock { retry -> OnCancel in
-            guard !retry.isCancelled else { return .nothing }
-            retry.isCancelled = true
-            switch retry.phase {
-            case .running(let attempt):
-                return .cancel(attempt)
-            case .backingOff(let timer):
-                retry.phase = .done
-                return .finish(timer, retry.lastErrors)
-            case .idle, .starting, .done:
-                return .nothing  // what comes next sees the flag
-            }
-        }
-        switch next {
-        case .nothing:
+        switch retry.withLock({ $0.cancel() }) {
+        case .none:
             break
-        case .cancel(let attempt):
+        case .cancelAttempt(let attempt):
             attempt.cancel()
-        case .finish(let timer, let errors):
-            timer.cancel()
+        case .endWait(let timer, let errors):
+            timer?.cancel()
             finish(errors: errors)
         }
     }
 
     private func startAttempt(afterBackoff: Bool) {
-        let next = retry.withLock { retry -> OnStart in
-            switch retry.phase {
-            case .backingOff where afterBackoff, .idle where !afterBackoff: break
-            default: return .nothing  // the wait was ended by a cancel
-            }
-            if retry.isCancelled {
-                retry.phase = .done
-                return .finish(retry.lastErrors)
-            }
-            retry.attempts += 1
-            retry.phase = .starting
-            return .start(retry.attempts)
-        }
-        switch next {
-        case .nothing:
+        switch retry.withLock({ $0.startAttempt(afterBackoff: afterBackoff) }) {
+        case .none:
             return
         case .finish(let errors):
             finish(errors: errors)
-        case .start(let number):
+        case .make(let number):
             let attempt = makeAttempt(number)
             attempt.adoptParent(self)
-            let cancelled = retry.withLock { retry in
-                retry.phase = .running(attempt)
-                return retry.isCancelled
-            }
+            let made = retry.withLock { $0.attemptMade(attempt) }
             attempt.addObserver(AttemptObserver(retry: self, number: number))
-            if cancelled { attempt.cancel() }
+            if case .runCancelled = made { attempt.cancel() }
             LibraryQueue.shared.addOperation(attempt)
         }
     }
 
     /// Attempt number `number` finished with `errors`: finish, or retry after the back-off.
     fileprivate func attemptFinished(_ attempt: ConditionalOperation, number: Int, errors: [any Error]) {
-        let attemptCancelled = attempt.isCancelled
-        if errors.isEmpty && !attemptCancelled {
-            retry.withLock { $0.phase = .done }
+        if errors.isEmpty && !attempt.isCancelled {
+            retry.withLock { $0.attemptSucceeded() }
             switch outcome(attempt) {
             case .success(let output)?: finish(returning: output)
             case .failure(let error)?: finish(error: error)
@@ -195,25 +131,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             delay = backoff.delay(afterAttempt: number, errors: errors)
         }
         let qos = qualityOfService
-        let next = retry.withLock { retry -> OnFailure in
-            retry.lastErrors = errors
-            guard !retry.isCancelled, let delay else {
-                retry.phase = .done
-                // An attempt cancelled without an error: the retry operation ends cancelled too.
-                return .finish(cancelling: errors.isEmpty && !retry.isCancelled)
-            }
-            guard delay > 0 else {
-                retry.phase = .idle
-                return .retryNow
-            }
-            let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
-                self?.startAttempt(afterBackoff: true)
-            }
-            retry.phase = .backingOff(timer)
-            timer.resume()  // under the lock: a cancel must never find it suspended
-            return .wait
-        }
-        switch next {
+        switch retry.withLock({ $0.attemptFailed(errors: errors, retryAfter: delay) }) {
         case .finish(let cancelling):
             if cancelling { cancel() }
             finish(errors: errors)
@@ -222,8 +140,14 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             DispatchQueue.global(qos: qos.dispatchQoSClass).async {
                 self.startAttempt(afterBackoff: false)
             }
-        case .wait:
-            break
+        case .wait(let delay):
+            // Made and resumed outside the lock; this reference keeps it alive until resumed, so a
+            // cancel meanwhile never releases a suspended timer.
+            let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
+                self?.startAttempt(afterBackoff: true)
+            }
+            if case .discard = retry.withLock({ $0.timerMade(timer) }) { timer.cancel() }
+            timer.resume()
         }
     }
 
