@@ -48,6 +48,16 @@ public struct BlockObserver: OperationObserver {
         }
     }
 
+    /// Whether it has a `didStart` closure: with no observer that has, an operation executes
+    /// without a trip through its callback queue for the start.
+    var hearsStart: Bool {
+        switch callbacks {
+        case .didStart: true
+        case .several(let several): several.didStart != nil
+        case .didFinish, .none: false
+        }
+    }
+
     /// The closures, small enough for the common observer of one callback to be stored inside an
     /// `any OperationObserver` without an allocation of its own (DESIGN §5 counts bytes per operation).
     private enum Callbacks: Sendable {

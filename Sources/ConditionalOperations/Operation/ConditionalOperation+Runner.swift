@@ -32,8 +32,8 @@ extension ConditionalOperation {
                         dependenciesFinished: dependenciesFinished, stage: stage, context: context)
                 }
             case .askConditionDependencies(let conditions):
-                addDependencies(of: conditions)
-                action = machine.withLock { $0.conditionDependenciesAdded() }
+                let any = addDependencies(of: conditions)
+                action = machine.withLock { $0.conditionDependenciesAdded(any: any) }
             case .evaluate(let conditions):
                 evaluate(conditions)
                 action = machine.withLock { $0.endInlineEvaluation(context: context) }
@@ -84,12 +84,14 @@ extension ConditionalOperation {
 
     /// Makes each condition's dependency (S3) a dependency of this operation and runs it: on the
     /// queue that started this operation, or else on the library's queue (never dropped).
-    private func addDependencies(of conditions: [any OperationCondition]) {
+    /// Returns whether there was any.
+    private func addDependencies(of conditions: [any OperationCondition]) -> Bool {
         let added = conditions.compactMap { $0.dependency(for: self) }
-        guard !added.isEmpty else { return }
+        guard !added.isEmpty else { return false }
         for dependency in added { addDependency(dependency) }
         let queue = machine.withLock { $0.owner } ?? LibraryQueue.shared
         for dependency in added { queue.addOperation(dependency) }
+        return true
     }
 
     /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.

@@ -10,7 +10,8 @@ extension OperationStateMachine {
         /// Read Foundation's own answer (every dependency finished) and query again with it and
         /// this stage: a change meanwhile makes that answer stale.
         case readDependencies(ConditionDependencies)
-        /// Ask each condition for its dependency (S3), add them, then ``conditionDependenciesAdded()``.
+        /// Ask each condition for its dependency (S3), add them, then
+        /// ``conditionDependenciesAdded(any:)``.
         case askConditionDependencies([any OperationCondition])
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
         case evaluate([any OperationCondition])
@@ -148,26 +149,28 @@ extension OperationStateMachine {
         }
         switch stage {
         case .unasked:
-            // Asking until every condition dependency was added (``conditionDependenciesAdded()``).
-            phase = .pending(.asking)
+            // Asking until every condition dependency was added (``conditionDependenciesAdded(any:)``).
+            phase = .pending(.askingAfterDependencies)
             return .askConditionDependencies(conditions)
-        case .asking:
+        case .asking, .askingAfterDependencies:
             // Their dependencies are being added: not yet.
             return notReady()
         case .asked:
             // Every dependency, theirs included, finished: evaluate them all at once (S2).
-            phase = .evaluating(Evaluation(count: conditions.count))
-            defer { conditions = [] }  // let go of after evaluation (S2), by the caller, unlocked
-            return .evaluate(conditions)
+            return evaluateConditions()
         }
     }
 
     /// The condition dependencies of ``ReadinessAction/askConditionDependencies(_:)`` were added
-    /// (and run). Whether they finished is read only after this: one finishing earlier met the
-    /// `.asking` stage, which changes nothing, and would otherwise be a wake-up lost for good.
-    mutating func conditionDependenciesAdded() -> ReadinessAction {
+    /// (and run); `any`: there was at least one. Whether they finished is read only after this: one
+    /// finishing earlier met the asking stage, which changes nothing, and would otherwise be a
+    /// wake-up lost for good.
+    mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
         switch phase {
-        case .pending(.asking):
+        case .pending(.askingAfterDependencies) where !any:
+            // Nothing new to wait for: evaluate them all at once (S2).
+            return evaluateConditions()
+        case .pending(.asking), .pending(.askingAfterDependencies):
             // Read the dependencies again, theirs included.
             phase = .pending(.asked)
             return .readDependencies(.asked)
@@ -177,6 +180,13 @@ extension OperationStateMachine {
         case .initialized, .pending(.unasked), .pending(.asked), .evaluating, .acquiring:
             preconditionFailure("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
+    }
+
+    /// Hands the conditions out for evaluation, all at once (S2).
+    private mutating func evaluateConditions() -> ReadinessAction {
+        phase = .evaluating(Evaluation(count: conditions.count))
+        defer { conditions = [] }  // let go of after evaluation (S2), by the caller, unlocked
+        return .evaluate(conditions)
     }
 
     /// The conditions handed out by ``ReadinessAction/evaluate(_:)`` were all asked; those that

@@ -40,6 +40,9 @@ struct OperationStateMachine {
         /// A caller is asking the conditions and adding their dependencies: one finishing
         /// meanwhile must not let the conditions be evaluated.
         case asking
+        /// The same, every dependency of the operation's own having finished: if the conditions
+        /// add none, they are evaluated without reading the dependencies again.
+        case askingAfterDependencies
         case asked
     }
 
@@ -104,6 +107,8 @@ struct OperationStateMachine {
     private var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
+    /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
+    private var observersHearStart = false
     /// S16: some of the observers are `events` streams (``EventStream``).
     private var hasEventStreams = false
     /// The last state yielded to the `events` streams.
@@ -159,8 +164,8 @@ struct OperationStateMachine {
                 categories.formUnion(new)
             }
             return .added
-        case .pending(.asking), .pending(.asked), .evaluating, .acquiring, .ready, .executing, .draining,
-            .finishing, .finished:
+        case .pending(.asking), .pending(.askingAfterDependencies), .pending(.asked), .evaluating, .acquiring,
+            .ready, .executing, .draining, .finishing, .finished:
             // A new condition's dependency would be missed, or its answer never asked for.
             return isCancelled ? .ignored : .misuse
         }
@@ -180,6 +185,7 @@ struct OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
             // While finishing, `markFinished(notified:)` tells latecomers before `isFinished` flips.
             observers.append(observer)
+            if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
             return .added
         }
     }
@@ -197,6 +203,7 @@ struct OperationStateMachine {
             // Told of every change from now on, under this lock.
             observers.append(stream)
             hasEventStreams = true
+            observersHearStart = true  // it yields `didStart`
             streamedState = state
             stream.continuation.yield(.stateChanged(streamedState))
             return .added
@@ -307,9 +314,9 @@ struct OperationStateMachine {
             }
             return queueFinish(wasExecuting: false)
         }
-        if !effects.isDelivering, observers.count == 0, !OperationStateMachine.postsExecutingKVO {
+        if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
-            // the effects (S1 holds: there is no callback to order it against).
+            // the effects (S1 holds: no callback is waiting to be delivered before it).
             phase = .executing(.called(thread: ThreadIdentity.current))
             return .executeNow
         }

@@ -91,7 +91,9 @@ extension ConditionalOperationsTests {
             #expect(conditions.count == 1)
             #expect(guarded.state == .pending)
             // Once ready, the queue holding it is told to hand it over.
-            #expect(guarded.conditionDependenciesAdded().readsDependencies)
+            #expect(
+                guarded.conditionDependenciesAdded(any: false).readsDependencies,
+                "enqueued before its dependencies were known to have finished: read them")
             let evaluated = Self.evaluationStep(&guarded, context: .callback)
             #expect(evaluated.count == 1)
             _ = guarded.conditionEvaluated(at: 0, .satisfied)
@@ -154,7 +156,7 @@ extension ConditionalOperationsTests {
             #expect(
                 machine.queryReadiness(dependenciesFinished: true, context: .query).isStep == false,
                 "asked once")
-            let added = machine.conditionDependenciesAdded()
+            let added = machine.conditionDependenciesAdded(any: true)
             #expect(added.readsDependencies, "whether they finished is read after they were added")
             // An answer read before the dependencies were added is stale: asked again.
             let stale = machine.queryReadiness(
@@ -170,6 +172,24 @@ extension ConditionalOperationsTests {
             #expect(!answer.isReady)
             #expect(machine.state == .evaluatingConditions)
             #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isStep == false)
+        }
+
+        @Test func S3_conditionsWithoutDependenciesAreEvaluatedWithoutReadingTheDependenciesAgain() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            guard
+                case .askConditionDependencies = machine.queryReadiness(
+                    dependenciesFinished: true, context: .query)
+            else {
+                Issue.record("condition dependencies were not asked first")
+                return
+            }
+            guard case .evaluate(let evaluated) = machine.conditionDependenciesAdded(any: false) else {
+                Issue.record("every dependency had finished and none was added: evaluate at once")
+                return
+            }
+            #expect(evaluated.count == 1)
+            #expect(machine.state == .evaluatingConditions)
         }
 
         @Test func S2_synchronousAnswersMakeTheQueryReady() {
@@ -311,7 +331,7 @@ extension ConditionalOperationsTests {
 
         @Test func manualStartBeforeReadyLaunchesWhenReady() {
             var machine = Machine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.addCondition(BlockCondition { true }, categories: [])
             guard case .admit = machine.start() else {
                 Issue.record("start did not admit")

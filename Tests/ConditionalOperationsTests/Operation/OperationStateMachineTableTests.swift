@@ -38,7 +38,7 @@ extension ConditionalOperationsTests {
 
         static func machine(_ given: Given) -> Machine {
             var machine = Machine()
-            _ = machine.addObserver(BlockObserver())
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))
             switch given {
             case .initialized:
                 break
@@ -139,7 +139,7 @@ extension ConditionalOperationsTests {
         @Test(arguments: [
             (Given.initialized, "initialized", "deferred: nothing"),
             (.pendingStarted, "pending(unasked)", "deferred: nothing"),
-            (.pendingAsking, "pending(asking)", "deferred: nothing"),
+            (.pendingAsking, "pending(askingAfterDependencies)", "deferred: nothing"),
             (.evaluating, "ready", "deferred: announceReady"),
             (.acquiring, "ready", "deferred: releaseCategories+announceReady"),
             (.ready, "ready", "deferred: nothing"),
@@ -164,7 +164,7 @@ extension ConditionalOperationsTests {
         @Test(arguments: [
             (Given.initialized, "pending(unasked)", "admit"),
             (.pendingStarted, "pending(unasked)", "misuse"),
-            (.pendingAsking, "pending(asking)", "admit"),
+            (.pendingAsking, "pending(askingAfterDependencies)", "admit"),
             (.evaluating, "evaluating(1 unanswered)", "wait"),
             (.acquiring, "acquiring", "wait"),
             (.ready, "executing(execute due)", "launched: deliver"),
@@ -189,7 +189,7 @@ extension ConditionalOperationsTests {
         @Test(arguments: [
             (Given.initialized, "ready", "ready, nothing"),
             (.pendingStarted, "ready", "ready, launchLater"),
-            (.pendingAsking, "pending(asking)", "not ready, nothing"),
+            (.pendingAsking, "pending(askingAfterDependencies)", "not ready, nothing"),
             (.evaluating, "evaluating(1 unanswered)", "not ready, nothing"),
             (.acquiring, "acquiring", "not ready, nothing"),
             (.ready, "ready", "ready, nothing"),

@@ -37,10 +37,7 @@ extension ConditionalOperationsTests {
         {
             var answer = machine.queryReadiness(dependenciesFinished: true, context: context)
             if case .askConditionDependencies = answer {
-                guard case .readDependencies(let stage) = machine.conditionDependenciesAdded() else {
-                    return []
-                }
-                answer = machine.queryReadiness(dependenciesFinished: true, stage: stage, context: context)
+                answer = machine.conditionDependenciesAdded(any: false)  // none: no second read
             }
             guard case .evaluate(let conditions) = answer else { return [] }
             return conditions
@@ -89,9 +86,26 @@ extension ConditionalOperationsTests {
             #expect(machine.state == .finishing)
         }
 
+        @Test func S1_withObserversThatIgnoreTheStartItExecutesAtOnce() {
+            var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver(didFinish: { _, _ in }))
+            guard case .launched(let followup) = machine.start() else {
+                Issue.record("a ready operation launches when started")
+                return
+            }
+            #expect(followup == (Machine.postsExecutingKVO ? .deliver : .executeNow))
+            var told = Self.readyMachine()
+            _ = told.addObserver(BlockObserver(didFinish: { _, _ in }))
+            _ = told.addObserver(TimeoutObserver(timeout: 60))
+            guard case .launched(.deliver) = told.start() else {
+                Issue.record("an observer that may act on the start is told first")
+                return
+            }
+        }
+
         @Test func fullLifeOfAnExecutedOperation() {
             var machine = Self.readyMachine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             guard case .launched(let followup) = machine.start() else {
                 Issue.record("start did not launch")
                 return
@@ -177,7 +191,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aFinishWhileCallbacksAreDeliveredIsQueuedBehindThem() {
             var machine = Self.readyMachine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
             guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
                 Issue.record("didStart was not first")
@@ -221,7 +235,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsPreventsExecute() {
             var machine = Self.readyMachine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
             guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
                 Issue.record("didStart was not first")
@@ -234,7 +248,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_aDidStartObserverThatCancelsAnOperationFinishingItselfStillFinishes() {
             var machine = Self.readyMachine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
             _ = machine.nextEffect(thread: .none)
             _ = machine.cancel(finishesWhenCancelled: false)
@@ -243,7 +257,7 @@ extension ConditionalOperationsTests {
 
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
             var machine = Self.readyMachine()
-            _ = machine.addObserver(BlockObserver())  // someone to tell of the start
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
             _ = machine.nextEffect(thread: .none)
             #expect(machine.produce(Foundation.Operation()) == [])
@@ -286,7 +300,9 @@ extension ConditionalOperationsTests {
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
             _ = Self.drain(&machine)
-            #expect(machine.addObserver(BlockObserver()).isTold == false, "still finishing: not told at once")
+            #expect(
+                machine.addObserver(BlockObserver(didStart: { _ in })).isTold == false,
+                "still finishing: not told at once")
             guard case .tell(let latecomers) = machine.markFinished(notified: 0) else {
                 Issue.record("the latecomer was not handed out")
                 return
@@ -315,7 +331,7 @@ extension ConditionalOperationsTests {
 
         @Test func S12_finishingReleasesObserversAndWaiters() {
             var machine = Self.readyMachine()
-            #expect(machine.addObserver(BlockObserver()).isTold == false)
+            #expect(machine.addObserver(BlockObserver(didStart: { _ in })).isTold == false)
             _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
@@ -323,7 +339,9 @@ extension ConditionalOperationsTests {
             _ = machine.markFinished(notified: 1)
             #expect(machine.observers.count == 0)
             #expect(machine.owner == nil)
-            #expect(machine.addObserver(BlockObserver()).isTold, "a late observer is told at once")
+            #expect(
+                machine.addObserver(BlockObserver(didStart: { _ in })).isTold,
+                "a late observer is told at once")
         }
     }
 }
