@@ -195,7 +195,7 @@ extension OperationStateMachine {
         switch phase {
         case .evaluating(var evaluation):
             // Every condition answered: go on, here. Otherwise the last answer will.
-            guard evaluation.unanswered == 0 else {
+            guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
                 phase = .evaluating(evaluation)
                 return .answer(false, [])
@@ -214,16 +214,12 @@ extension OperationStateMachine {
         switch phase {
         case .evaluating(var evaluation):
             // A repeated answer is counted once (S2).
-            guard evaluation.isAnswered.indices.contains(index), !evaluation.isAnswered[index] else {
-                return .answer(false, [])
-            }
-            evaluation.isAnswered[index] = true
-            evaluation.unanswered -= 1
+            guard evaluation.answered.insert(index) else { return .answer(false, []) }
             if case .failed(let error) = result {
                 errors.appendConditionFailure(error)
                 evaluation.failed = true
             }
-            guard evaluation.unanswered == 0, !evaluation.isInline else {
+            guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
                 phase = .evaluating(evaluation)
                 return .answer(false, [])
             }

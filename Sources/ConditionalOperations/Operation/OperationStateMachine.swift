@@ -47,16 +47,14 @@ struct OperationStateMachine {
     }
 
     struct Evaluation {
-        /// One per condition handed out: a repeated or late answer is ignored (S2).
-        var isAnswered: [Bool]
-        var unanswered: Int32
+        /// A repeated or late answer is ignored (S2).
+        var answered: AnsweredConditions
         var failed = false
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
         var isInline = true
 
         init(count: Int) {
-            isAnswered = Array(repeating: false, count: count)
-            unanswered = Int32(count)
+            answered = AnsweredConditions(count: count)
         }
     }
 

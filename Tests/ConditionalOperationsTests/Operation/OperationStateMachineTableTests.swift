@@ -80,7 +80,7 @@ extension ConditionalOperationsTests {
             switch phase {
             case .initialized: "initialized"
             case .pending(let stage): "pending(\(stage))"
-            case .evaluating(let evaluation): "evaluating(\(evaluation.unanswered) unanswered)"
+            case .evaluating(let evaluation): "evaluating(\(evaluation.answered.unanswered) unanswered)"
             case .acquiring(let acquisition): acquisition.isGranted ? "acquiring(granted)" : "acquiring"
             case .ready(let conditionsFailed): conditionsFailed ? "ready(conditions failed)" : "ready"
             case .executing(.due): "executing(execute due)"

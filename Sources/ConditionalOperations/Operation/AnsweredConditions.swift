@@ -1,0 +1,44 @@
+/// Which of the conditions handed out for evaluation answered (S2: a repeated answer counts once).
+///
+/// Fewer than 64 conditions are bits in one word, the places of conditions that do not exist set
+/// from the start, so the usual operation allocates nothing here and the operation's state machine
+/// stays small (DESIGN §5 counts bytes per operation).
+struct AnsweredConditions {
+    private enum Storage {
+        case bits(UInt64)
+        case flags([Bool])
+    }
+
+    private var storage: Storage
+
+    init(count: Int) {
+        storage =
+            count < 64
+            ? .bits(~((1 << UInt64(count)) - 1))
+            : .flags(Array(repeating: false, count: count))
+    }
+
+    /// The conditions that have not answered yet.
+    var unanswered: Int {
+        switch storage {
+        case .bits(let bits): (~bits).nonzeroBitCount
+        case .flags(let flags): flags.count { !$0 }
+        }
+    }
+
+    /// Marks the condition at `index` answered; `false` if it had answered before or no such
+    /// condition was handed out.
+    mutating func insert(_ index: Int) -> Bool {
+        switch storage {
+        case .bits(let bits):
+            guard (0..<64).contains(index), bits & (1 << UInt64(index)) == 0 else { return false }
+            storage = .bits(bits | (1 << UInt64(index)))
+            return true
+        case .flags(var flags):
+            guard flags.indices.contains(index), !flags[index] else { return false }
+            flags[index] = true
+            storage = .flags(flags)
+            return true
+        }
+    }
+}
