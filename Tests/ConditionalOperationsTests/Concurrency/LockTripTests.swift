@@ -60,7 +60,7 @@
                     }
                 }
                 print("lock trips, condition + observer, OperationQueue: \(trips)")
-                #expect(trips <= 13)
+                #expect(trips <= 10)
             }
         }
     }
