@@ -21,10 +21,13 @@ final class ExclusivityController: Sendable {
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
         var isReleased = false
+        /// Who asked, for diagnostics (``waits(for:)``). Weak: a request keeps nobody alive.
+        weak var requester: ConditionalOperation?
 
-        init(categories: [Category], grant: @escaping Grant) {
+        init(categories: [Category], grant: @escaping Grant, requester: ConditionalOperation?) {
             self.categories = categories
             self.grant = grant
+            self.requester = requester
         }
 
         /// Takes the grant if the request is now first in every one of its queues.
@@ -48,6 +51,9 @@ final class ExclusivityController: Sendable {
         var first: Request? { requests.dropFirst { $0.isReleased } }
 
         var waitingCount: Int { requests.count { !$0.isReleased } }
+
+        /// The requests still in line, in arrival order.
+        var line: [Request] { requests.elements.filter { !$0.isReleased } }
 
         func append(_ request: Request) {
             requests.append(request)
@@ -88,9 +94,13 @@ final class ExclusivityController: Sendable {
     /// otherwise `grant` runs once they are, outside the lock. A request `requester` still had is
     /// given back first.
     @discardableResult
-    func acquire(_ categories: Set<String>, for requester: ObjectIdentifier, grant: @escaping Grant) -> Bool {
+    func acquire(
+        _ categories: Set<String>, for requester: ObjectIdentifier, operation: ConditionalOperation? = nil,
+        grant: @escaping Grant
+    ) -> Bool {
         let (isGranted, grants) = state.withLock { state -> (Bool, [Grant]) in
-            let request = Request(categories: categories.map { state.category(named: $0) }, grant: grant)
+            let request = Request(
+                categories: categories.map { state.category(named: $0) }, grant: grant, requester: operation)
             let grants =
                 state.requests.updateValue(request, forKey: requester).map { state.withdraw($0) } ?? []
             for category in request.categories { category.append(request) }
@@ -112,6 +122,24 @@ final class ExclusivityController: Sendable {
         state.withLock { state -> [Grant] in
             guard let request = state.requests.removeValue(forKey: requester) else { return [] }
             return state.withdraw(request)
+        }
+    }
+
+    /// Where `requester`'s request stands in each of its categories, for diagnostics: who holds
+    /// the category and how many requests are ahead of it. Empty when it has no request.
+    func waits(for requester: ObjectIdentifier) -> [OperationDiagnosis.CategoryWait] {
+        let lines = state.withLock { state -> [(String, ConditionalOperation?, Int)] in
+            guard let request = state.requests[requester] else { return [] }
+            return request.categories.map { category in
+                let line = category.line
+                let position = line.firstIndex { $0 === request } ?? line.count
+                return (category.name, position > 0 ? line.first?.requester : nil, position)
+            }
+        }
+        // Names are read unlocked: `name` is Foundation's, and the holder may be let go of here.
+        return lines.map { name, holder, ahead in
+            OperationDiagnosis.CategoryWait(
+                category: Self.unscopedName(name), holder: holder?.diagnosticName, ahead: ahead)
         }
     }
 
@@ -151,6 +179,11 @@ extension ExclusivityController {
             parent = grandparent
         }
         return requested.union(unresolved)
+    }
+
+    /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``).
+    static func unscopedName(_ category: String) -> String {
+        category.split(separator: "\u{1F}", maxSplits: 1).first.map(String.init) ?? category
     }
 
     /// `category` private to the children of `parent`. A parent outlives its children's

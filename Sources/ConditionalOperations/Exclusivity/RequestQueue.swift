@@ -13,6 +13,9 @@ struct RequestQueue<Element> {
         return head < storage.count ? storage[head] : nil
     }
 
+    /// The elements from the front, in order.
+    var elements: ArraySlice<Element> { storage[head...] }
+
     func count(where isCounted: (Element) -> Bool) -> Int {
         storage[head...].count(where: isCounted)
     }

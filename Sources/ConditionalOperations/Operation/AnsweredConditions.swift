@@ -41,4 +41,12 @@ struct AnsweredConditions {
             return true
         }
     }
+
+    /// Whether the condition at `index` answered.
+    func contains(_ index: Int) -> Bool {
+        switch storage {
+        case .bits(let bits): (0..<64).contains(index) && bits & (1 << UInt64(index)) != 0
+        case .flags(let flags): flags.indices.contains(index) && flags[index]
+        }
+    }
 }

@@ -40,7 +40,9 @@ extension ConditionalOperation {
             case .acquire(let categories, let parent):
                 // S7 in groups: a category an enclosing group holds is requested in its scope.
                 let requested = ExclusivityController.scoped(categories, under: parent)
-                let isGranted = ExclusivityController.shared.acquire(requested, for: ObjectIdentifier(self)) {
+                let isGranted = ExclusivityController.shared.acquire(
+                    requested, for: ObjectIdentifier(self), operation: self
+                ) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }
                 action = machine.withLock { $0.endInlineAcquisition(isGranted: isGranted, context: context) }
@@ -76,8 +78,8 @@ extension ConditionalOperation {
     private func evaluate(_ conditions: [any OperationCondition]) {
         for (index, condition) in conditions.enumerated() {
             condition.evaluate(for: self) { result in
-                _ = self.settle(
-                    self.machine.withLock { $0.conditionEvaluated(at: index, result) }, context: .callback)
+                let action = self.machine.withLock { $0.conditionEvaluated(at: index, result) }
+                _ = self.settle(action.readiness, context: .callback)
             }
         }
     }

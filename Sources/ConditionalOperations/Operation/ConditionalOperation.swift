@@ -243,13 +243,6 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         (queue ?? (askCurrent ? OperationQueue.current : nil) ?? LibraryQueue.shared).addOperation(operation)
         perform(machine.withLock { $0.produce(operation) })
     }
-
-    /// The type and name of the operation, for messages.
-    var diagnosticName: String {
-        let type = String(describing: Swift.type(of: self))
-        guard let name, !name.isEmpty else { return type }
-        return "\(type) '\(name)'"
-    }
 }
 
 /// Runs a closure on an operation's state machine under the operation's lock.

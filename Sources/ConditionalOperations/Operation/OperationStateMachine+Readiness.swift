@@ -182,10 +182,10 @@ extension OperationStateMachine {
         }
     }
 
-    /// Hands the conditions out for evaluation, all at once (S2).
+    /// Hands the conditions out for evaluation, all at once (S2). The machine keeps them until
+    /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
         phase = .evaluating(Evaluation(count: conditions.count))
-        defer { conditions = [] }  // let go of after evaluation (S2), by the caller, unlocked
         return .evaluate(conditions)
     }
 
@@ -200,6 +200,7 @@ extension OperationStateMachine {
                 phase = .evaluating(evaluation)
                 return .answer(false, [])
             }
+            conditions = []  // S2: let go of after evaluation; the caller still holds them
             return conditionsAnswered(failed: evaluation.failed, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
@@ -209,27 +210,40 @@ extension OperationStateMachine {
         }
     }
 
+    /// What ``conditionEvaluated(at:_:)`` leaves to do.
+    struct EvaluatedAction {
+        var readiness: ReadinessAction
+        /// The conditions, once the last one answered (S2): the caller lets go of them unlocked.
+        var dropped: [any OperationCondition] = []
+    }
+
     /// The condition at `index` answered.
-    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> ReadinessAction {
+    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> EvaluatedAction {
         switch phase {
         case .evaluating(var evaluation):
             // A repeated answer is counted once (S2).
-            guard evaluation.answered.insert(index) else { return .answer(false, []) }
+            guard evaluation.answered.insert(index) else {
+                return EvaluatedAction(readiness: .answer(false, []))
+            }
             if case .failed(let error) = result {
                 errors.appendConditionFailure(error)
                 evaluation.failed = true
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
                 phase = .evaluating(evaluation)
-                return .answer(false, [])
+                return EvaluatedAction(readiness: .answer(false, []))
             }
-            return conditionsAnswered(failed: evaluation.failed, context: .callback)
+            let dropped = conditions
+            conditions = []
+            return EvaluatedAction(
+                readiness: conditionsAnswered(failed: evaluation.failed, context: .callback), dropped: dropped
+            )
         case .acquiring:
             // A repeated answer after the last one: ignored (S2).
-            return .answer(false, [])
+            return EvaluatedAction(readiness: .answer(false, []))
         case .ready, .executing, .draining, .finishing, .finished:
             // A late answer after a cancel or an early finish: ignored.
-            return .answer(true, [])
+            return EvaluatedAction(readiness: .answer(true, []))
         case .initialized, .pending:
             preconditionFailure("conditionEvaluated in phase \(phase): no condition was handed out")
         }
@@ -270,9 +284,10 @@ extension OperationStateMachine {
         case .acquiring(let acquisition) where isGranted || acquisition.isGranted:
             // Granted: ready.
             return .answer(true, becomeReady(conditionsFailed: false, context: context))
-        case .acquiring:
+        case .acquiring(var acquisition):
             // Waiting: the grant will make it ready.
-            phase = .acquiring(Acquisition(isInline: false))
+            acquisition.isInline = false
+            phase = .acquiring(acquisition)
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting.

@@ -183,7 +183,7 @@ extension OperationStateMachine {
             return .deliver(finishEffect(wasExecuting: true), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
-            phase = .executing(.called(thread: onAnotherThread ? .none : thread))
+            phase = .executing(.called(thread: onAnotherThread ? .none : thread, since: .now))
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
@@ -245,7 +245,7 @@ extension OperationStateMachine.Execution {
     var thread: ThreadIdentity {
         switch self {
         case .due: .none
-        case .called(let thread): thread
+        case .called(let thread, _): thread
         }
     }
 }

@@ -52,6 +52,8 @@ struct OperationStateMachine {
         var failed = false
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
         var isInline = true
+        /// Since when they are being evaluated, for diagnostics.
+        let began = Uptime.now
 
         init(count: Int) {
             answered = AnsweredConditions(count: count)
@@ -62,14 +64,16 @@ struct OperationStateMachine {
         /// The caller requesting them reports the outcome itself: a grant meanwhile only records.
         var isInline = true
         var isGranted = false
+        /// Since when the categories are requested, for diagnostics.
+        let began = Uptime.now
     }
 
     enum Execution {
         /// `execute()` is due once the callbacks queued before it were delivered, on this thread
         /// or, when another one is delivering them, on a thread of its own.
         case due(onAnotherThread: Bool)
-        /// `execute()` was called, on `thread` if it runs on the thread that started it.
-        case called(thread: ThreadIdentity)
+        /// `execute()` was called `since` then, on `thread` if it runs on the thread that started it.
+        case called(thread: ThreadIdentity, since: Uptime)
     }
 
     // Stored in every operation: word-sized fields first, single bytes last. Written only by the
@@ -79,8 +83,9 @@ struct OperationStateMachine {
     /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
     /// operations go there (S10), and it holds the operation until it is ready.
     var owner: ConditionalOperationQueue?
-    /// Kept until finished: evaluated ones are handed out, abandoned ones are let go of outside
-    /// the lock (an operation's deinit may take the same lock, ``LockTable``).
+    /// Kept until every one answered (S2), then handed back to be let go of outside the lock (an
+    /// operation's deinit may take the same lock, ``LockTable``); abandoned ones are let go of
+    /// once finished. Diagnostics name the unanswered ones.
     var conditions: [any OperationCondition] = []
     /// The categories its conditions declare, whether or not they were acquired yet.
     private(set) var categories: Set<String> = []
@@ -315,7 +320,7 @@ struct OperationStateMachine {
         if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
             // the effects (S1 holds: no callback is waiting to be delivered before it).
-            phase = .executing(.called(thread: ThreadIdentity.current))
+            phase = .executing(.called(thread: ThreadIdentity.current, since: .now))
             return .executeNow
         }
         phase = .executing(.due(onAnotherThread: effects.isDelivering))

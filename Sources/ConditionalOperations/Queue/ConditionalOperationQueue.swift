@@ -39,6 +39,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         registry.withLock { $0.count } + operationCount
     }
 
+    /// The operations held back until ready (not yet in Foundation's `operations`).
+    var heldOperations: [Foundation.Operation] { registry.withLock { $0.operations } }
+
     // MARK: Adding
 
     open override func addOperation(_ operation: Foundation.Operation) {

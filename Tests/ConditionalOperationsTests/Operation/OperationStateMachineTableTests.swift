@@ -218,7 +218,7 @@ extension ConditionalOperationsTests {
             var machine = Self.machine(given)
             let answered = machine.conditionEvaluated(at: 0, .satisfied)
             #expect(Self.describe(machine.phase) == next)
-            #expect(Self.describe(answered) == action)
+            #expect(Self.describe(answered.readiness) == action)
         }
 
         @Test(arguments: [

@@ -346,6 +346,12 @@ extension ConditionalOperationsTests {
     }
 }
 
+extension OperationStateMachine.EvaluatedAction {
+    var isReady: Bool { readiness.isReady }
+    var followup: OperationStateMachine.Followup { readiness.followup }
+    var isStep: Bool { readiness.isStep }
+}
+
 extension OperationStateMachine.ReadinessAction {
     /// The answer; `false` while a step is handed out instead.
     var isReady: Bool {

@@ -1,0 +1,109 @@
+import Foundation
+
+extension ConditionalOperation {
+    /// Why the operation is where it is now: what it waits for (dependencies, conditions,
+    /// categories, its queue) or how long it has been executing. Cheap enough to ask at any time.
+    ///
+    /// ```swift
+    /// if case .conditions(let unanswered, let waited) = operation.diagnosis.reason, waited > 30 {
+    ///     logger.warning("\(unanswered) never answered")
+    /// }
+    /// ```
+    public var diagnosis: OperationDiagnosis {
+        let snapshot = machine.withLock { $0.diagnosticSnapshot() }
+        return OperationDiagnosis(
+            name: diagnosticName, state: snapshot.state, isCancelled: snapshot.isCancelled,
+            reason: reason(for: snapshot))
+    }
+
+    /// Everything but the machine's own data is read here, unlocked: names are user code.
+    private func reason(for snapshot: OperationStateMachine.DiagnosticSnapshot) -> OperationDiagnosis.Reason {
+        switch snapshot.waiting {
+        case .admission:
+            // A plain queue admits an operation only once its dependencies finished.
+            let unfinished = unfinishedDependencies
+            return unfinished.isEmpty ? .notEnqueued : .dependencies(unfinished)
+        case .dependencies:
+            return .dependencies(unfinishedDependencies)
+        case .conditions(let conditions, let answered, let since):
+            let unanswered = conditions.indices.filter { !answered.contains($0) }.map { conditions[$0].name }
+            return .conditions(unanswered: unanswered, waited: since.seconds())
+        case .categories(let since):
+            return .categories(
+                ExclusivityController.shared.waits(for: ObjectIdentifier(self)), waited: since.seconds())
+        case .start:
+            return .start(snapshot.owner.map(OperationDiagnosis.QueueStatus.init(of:)) ?? .unknown)
+        case .execution(let since):
+            return .executing(seconds: since?.seconds())
+        case .draining:
+            return .children
+        case .finishing:
+            return .finishing
+        case .finished:
+            return .finished(errors: snapshot.errors)
+        }
+    }
+}
+
+extension Foundation.Operation {
+    /// The type and name of the operation, for messages: `FetchUsers 'users'`.
+    var diagnosticName: String {
+        let type = String(describing: Swift.type(of: self))
+        guard let name, !name.isEmpty else { return type }
+        return "\(type) '\(name)'"
+    }
+
+    /// The dependencies not finished yet, with their states.
+    var unfinishedDependencies: [OperationDiagnosis.Dependency] {
+        dependencies.filter { !$0.isFinished }.map {
+            OperationDiagnosis.Dependency(name: $0.diagnosticName, state: $0.diagnosticState)
+        }
+    }
+
+    /// A ``ConditionalOperation``'s state, or the nearest one for any other operation.
+    var diagnosticState: ConditionalOperation.State {
+        if let operation = self as? ConditionalOperation { return operation.state }
+        if isFinished { return .finished }
+        if isExecuting { return .executing }
+        return isReady ? .ready : .pending
+    }
+}
+
+extension OperationDiagnosis {
+    /// The diagnosis of any operation: a ``ConditionalOperation``'s own, or what Foundation's
+    /// `Operation` tells of itself. `queue`, if known, is the queue holding it.
+    init(of operation: Foundation.Operation, in queue: OperationQueue?) {
+        if let operation = operation as? ConditionalOperation {
+            self = operation.diagnosis
+            return
+        }
+        let state = operation.diagnosticState
+        let reason: Reason
+        switch state {
+        case .finished, .finishing: reason = .finished(errors: [])
+        case .executing: reason = .executing(seconds: nil)
+        case .ready, .evaluatingConditions: reason = .start(queue.map(QueueStatus.init(of:)) ?? .unknown)
+        case .initialized, .pending: reason = .dependencies(operation.unfinishedDependencies)
+        }
+        self.init(
+            name: operation.diagnosticName, state: state, isCancelled: operation.isCancelled, reason: reason)
+    }
+}
+
+extension OperationDiagnosis.QueueStatus {
+    /// What keeps `queue` from starting a ready operation now.
+    init(of queue: OperationQueue) {
+        if queue.isSuspended {
+            self = .suspended
+            return
+        }
+        let limit = queue.maxConcurrentOperationCount
+        if limit != OperationQueue.defaultMaxConcurrentOperationCount,
+            queue.operations.count(where: { $0.isExecuting }) >= limit
+        {
+            self = .atConcurrencyLimit(limit)
+        } else {
+            self = .starting
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+extension ConditionalOperationQueue {
+    /// Every operation added and not finished, with why it waits: those held back until ready
+    /// first, then those Foundation holds. A snapshot: each operation is read once, in turn.
+    public var diagnoses: [OperationDiagnosis] {
+        let operations = heldOperations + self.operations.filter { !$0.isFinished }
+        return operations.map { OperationDiagnosis(of: $0, in: self) }
+    }
+
+    /// ``diagnoses`` as a readable report: one line for the queue, then one per operation.
+    ///
+    /// ```
+    /// ConditionalOperationQueue 'sync': 2 unfinished, running
+    ///   Upload 'photos' (executing): executing for 42 s (it finishes only when it calls finish(); …)
+    ///   Sync (pending): waiting for 1 dependency: Upload 'photos' (executing)
+    /// ```
+    public var diagnosticReport: String {
+        let diagnoses = self.diagnoses
+        let name = self.name.map { " '\($0)'" } ?? ""
+        let limit = maxConcurrentOperationCount
+        let status =
+            (isSuspended ? "suspended" : "running")
+            + (limit == OperationQueue.defaultMaxConcurrentOperationCount ? "" : ", at most \(limit) at once")
+        let header = "\(String(describing: type(of: self)))\(name): \(diagnoses.count) unfinished, \(status)"
+        return ([header] + diagnoses.map { "  \($0)" }).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+extension OperationDiagnosis.Reason: CustomStringConvertible {
+    /// One readable line, saying what to look at when it waits too long.
+    public var description: String {
+        switch self {
+        case .notEnqueued:
+            return "not added to a queue or started yet"
+        case .dependencies(let dependencies):
+            let count = dependencies.count == 1 ? "1 dependency" : "\(dependencies.count) dependencies"
+            let list = dependencies.map { "\($0.name) (\($0.state))" }.joined(separator: ", ")
+            return "waiting for \(count): \(list)"
+        case .conditions(let unanswered, let waited):
+            let names = unanswered.isEmpty ? "" : "; not answered: \(unanswered.joined(separator: ", "))"
+            return "evaluating conditions for \(Self.seconds(waited))\(names)"
+                + (waited >= Self.long ? " (a condition must call its completion exactly once)" : "")
+        case .categories(let waits, let waited):
+            let list = waits.map { wait in
+                let holder = wait.holder.map { "held by \($0), " } ?? ""
+                return "'\(wait.category)' (\(holder)\(wait.ahead) ahead)"
+            }
+            return "waiting \(Self.seconds(waited)) for exclusivity: \(list.joined(separator: ", "))"
+        case .start(let status):
+            switch status {
+            case .unknown, .starting: return "ready, waiting for its queue to start it"
+            case .suspended: return "ready, but its queue is suspended"
+            case .atConcurrencyLimit(let limit):
+                return
+                    "ready, but its queue already runs its limit of \(limit) operation\(limit == 1 ? "" : "s")"
+            }
+        case .executing(nil):
+            return "executing"
+        case .executing(let seconds?):
+            return "executing for \(Self.seconds(seconds))"
+                + (seconds >= Self.long
+                    ? " (it finishes only when it calls finish(); check every path of execute())" : "")
+        case .children:
+            return "started without executing; waiting for its children to finish"
+        case .finishing:
+            return "finishing: its finished(errors:) hook and didFinish observers run"
+        case .finished(let errors):
+            return errors.isEmpty
+                ? "finished" : "finished with \(errors.count == 1 ? "1 error" : "\(errors.count) errors")"
+        }
+    }
+
+    /// From how long a wait is worth a hint at the usual mistake.
+    private static let long: TimeInterval = 10
+
+    private static func seconds(_ seconds: TimeInterval) -> String {
+        seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s"
+    }
+}

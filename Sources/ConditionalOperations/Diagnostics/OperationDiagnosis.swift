@@ -1,0 +1,78 @@
+import Foundation
+
+/// Why an operation is where it is: a value a program can switch over, and one readable line.
+///
+/// Ask any operation for ``ConditionalOperation/diagnosis``, or a ``ConditionalOperationQueue``
+/// for ``ConditionalOperationQueue/diagnoses`` (every unfinished operation) and
+/// ``ConditionalOperationQueue/diagnosticReport``:
+///
+/// ```swift
+/// print(operation.diagnosis)
+/// // FetchUsers 'users' (evaluatingConditions): evaluating conditions for 12.0 s; not answered: Reachable
+/// ```
+public struct OperationDiagnosis: Sendable, CustomStringConvertible {
+    /// The operation's type and name, as messages show it: `FetchUsers 'users'`.
+    public let name: String
+    public let state: ConditionalOperation.State
+    public let isCancelled: Bool
+    /// What the operation waits for, or what it does.
+    public let reason: Reason
+
+    /// What an operation waits for, phase by phase.
+    public enum Reason: Sendable {
+        /// Neither added to a queue nor started. On a plain `OperationQueue` an operation stays
+        /// here until its dependencies finished (Foundation tells it nothing when it is added).
+        case notEnqueued
+        /// Waiting for these unfinished dependencies (the condition dependencies of S3 included).
+        case dependencies([Dependency])
+        /// Its conditions are being evaluated: those named have not answered after `waited` seconds.
+        case conditions(unanswered: [String], waited: TimeInterval)
+        /// Waiting `waited` seconds so far for exclusivity categories (S7).
+        case categories([CategoryWait], waited: TimeInterval)
+        /// Ready: waiting for its queue to start it.
+        case start(QueueStatus)
+        /// Executing for `seconds` (`nil`: not known, for a plain `Foundation.Operation`, or
+        /// `execute()` not called yet): it finishes when it calls `finish`, or is cancelled (S5).
+        case executing(seconds: TimeInterval?)
+        /// Started without executing (cancelled, a condition failed, finished early), it waits for
+        /// the operations it runs to finish first (S11, a `GroupOperation`).
+        case children
+        /// Its `finished(errors:)` hook and `operationDidFinish` observers are running.
+        case finishing
+        case finished(errors: [any Error])
+    }
+
+    /// An unfinished dependency and its state.
+    public struct Dependency: Sendable, Equatable {
+        public let name: String
+        /// For a plain `Foundation.Operation`: `pending` before it is ready, then `ready`,
+        /// `executing`, `finished`.
+        public let state: ConditionalOperation.State
+    }
+
+    /// One category an operation waits for.
+    public struct CategoryWait: Sendable, Equatable {
+        public let category: String
+        /// The operation holding it, if it is not this one; `nil` if nobody does yet (another
+        /// category of the same request is still held by somebody).
+        public let holder: String?
+        /// How many requests are ahead in this category's line, the holder's included.
+        public let ahead: Int
+    }
+
+    /// What keeps a ready operation from starting, where the library can know.
+    public enum QueueStatus: Sendable, Equatable {
+        /// Not known: on a plain `OperationQueue` the library can't tell which queue holds it.
+        case unknown
+        /// Its `ConditionalOperationQueue` runs and has room: it starts soon.
+        case starting
+        /// Its queue is suspended (`isSuspended`).
+        case suspended
+        /// Its queue runs as many operations as its `maxConcurrentOperationCount` allows.
+        case atConcurrencyLimit(Int)
+    }
+
+    public var description: String {
+        "\(name) (\(state)\(isCancelled ? ", cancelled" : "")): \(reason)"
+    }
+}

@@ -1,0 +1,48 @@
+/// What diagnostics read of the machine (``OperationDiagnosis``): under the lock only what the
+/// phase holds; names, dependencies and queues are read by the caller, unlocked.
+extension OperationStateMachine {
+    enum Waiting {
+        /// Not admitted yet: no queue, no `start()`, no query that found every dependency finished.
+        case admission
+        case dependencies
+        /// The conditions being evaluated, and which of them answered.
+        case conditions([any OperationCondition], AnsweredConditions, since: Uptime)
+        case categories(since: Uptime)
+        /// Ready: waiting for `start()`.
+        case start
+        /// `since` is `nil` while `execute()` is due but not yet called.
+        case execution(since: Uptime?)
+        /// Started without executing: what it runs finishes first (S11).
+        case draining
+        case finishing
+        case finished
+    }
+
+    struct DiagnosticSnapshot {
+        var waiting: Waiting
+        var state: ConditionalOperation.State
+        var isCancelled: Bool
+        var errors: [any Error]
+        var owner: ConditionalOperationQueue?
+    }
+
+    /// Read under the lock; the caller lets go of what it holds (conditions, the owner) unlocked.
+    func diagnosticSnapshot() -> DiagnosticSnapshot {
+        let waiting: Waiting
+        switch phase {
+        case .initialized: waiting = .admission
+        case .pending: waiting = .dependencies
+        case .evaluating(let evaluation):
+            waiting = .conditions(conditions, evaluation.answered, since: evaluation.began)
+        case .acquiring(let acquisition): waiting = .categories(since: acquisition.began)
+        case .ready: waiting = .start
+        case .executing(.due): waiting = .execution(since: nil)
+        case .executing(.called(_, let since)): waiting = .execution(since: since)
+        case .draining: waiting = .draining
+        case .finishing: waiting = .finishing
+        case .finished: waiting = .finished
+        }
+        return DiagnosticSnapshot(
+            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)
+    }
+}
