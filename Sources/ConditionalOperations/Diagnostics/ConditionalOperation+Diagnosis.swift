@@ -107,3 +107,12 @@ extension OperationDiagnosis.QueueStatus {
         }
     }
 }
+
+extension ConditionalOperation {
+    /// The names of the conditions not yet evaluated or still answering (they are let go of once
+    /// every one answered, S2) and the exclusivity categories it declares, for graphs.
+    var conditionSummary: (conditions: [String], categories: Set<String>) {
+        let (conditions, categories) = machine.withLock { ($0.conditions, $0.categories) }
+        return (conditions.map(\.name), categories)  // names are user code: unlocked
+    }
+}
