@@ -15,8 +15,7 @@ extension ConditionalOperation {
     /// A consumer that stops iterating costs the operation nothing: it never waits for one.
     public var events: AsyncStream<OperationEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: OperationEvent.self)
-        if case .tellFinished(let errors) = machine.withLock({ $0.addEventStream(EventStream(continuation)) })
-        {
+        if case .tellFinished(let errors) = machine.withLock({ $0.addEventSink(EventStream(continuation)) }) {
             continuation.yield(.stateChanged(.finished))
             continuation.yield(.didFinish(errors))
             continuation.finish()
@@ -26,12 +25,20 @@ extension ConditionalOperation {
 }
 
 /// An ``ConditionalOperation/events`` stream among the operation's observers. The state machine
-/// yields to it as events happen, under the operation's lock (yielding runs no user code: it
+/// sends it events as they happen, under the operation's lock (yielding runs no user code: it
 /// only resumes the consumer's task), so its order is the machine's; its own callbacks do nothing.
-struct EventStream: OperationObserver {
+struct EventStream: EventSink {
     let continuation: AsyncStream<OperationEvent>.Continuation
 
     init(_ continuation: AsyncStream<OperationEvent>.Continuation) {
         self.continuation = continuation
+    }
+
+    func send(_ event: OperationEvent) {
+        continuation.yield(event)
+    }
+
+    func end() {
+        continuation.finish()
     }
 }

@@ -48,6 +48,12 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         /// For a plain `Foundation.Operation`: `pending` before it is ready, then `ready`,
         /// `executing`, `finished`.
         public let state: ConditionalOperation.State
+
+        /// A dependency named `name` in `state`, for comparisons in tests.
+        public init(name: String, state: ConditionalOperation.State) {
+            self.name = name
+            self.state = state
+        }
     }
 
     /// One category an operation waits for.
@@ -58,6 +64,13 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         public let holder: String?
         /// How many requests are ahead in this category's line, the holder's included.
         public let ahead: Int
+
+        /// A wait for `category`, for comparisons in tests.
+        public init(category: String, holder: String?, ahead: Int) {
+            self.category = category
+            self.holder = holder
+            self.ahead = ahead
+        }
     }
 
     /// What keeps a ready operation from starting, where the library can know.

@@ -225,6 +225,9 @@ extension OperationStateMachine {
             guard evaluation.answered.insert(index) else {
                 return EvaluatedAction(readiness: .answer(false, []))
             }
+            if hasEventSinks, conditions.indices.contains(index) {
+                send(.conditionEvaluated(conditions[index], result, seconds: evaluation.began.seconds()))
+            }
             if case .failed(let error) = result {
                 errors.appendConditionFailure(error)
                 evaluation.failed = true
@@ -266,8 +269,9 @@ extension OperationStateMachine {
             acquisition.isGranted = true
             phase = .acquiring(acquisition)
             return .answer(false, [])
-        case .acquiring:
+        case .acquiring(let acquisition):
             // Granted later: ready now.
+            if hasEventSinks { send(.acquiredCategories(categories, waited: acquisition.began.seconds())) }
             return .answer(true, becomeReady(conditionsFailed: false, context: .callback))
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished while waiting: hand the categories on at once.
@@ -286,6 +290,7 @@ extension OperationStateMachine {
             return .answer(true, becomeReady(conditionsFailed: false, context: context))
         case .acquiring(var acquisition):
             // Waiting: the grant will make it ready.
+            if hasEventSinks { send(.waitingForCategories(categories)) }
             acquisition.isInline = false
             phase = .acquiring(acquisition)
             return .answer(false, [])

@@ -215,7 +215,7 @@ extension OperationStateMachine {
         let action = FinishedAction.finished(
             waiters: waiters, owner: owner, dropped: (observers, conditions))
         phase = .finished
-        endStreams()
+        endSinks()
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         observers = ObserverList()
         conditions = []

@@ -98,7 +98,7 @@ struct OperationStateMachine {
     var effects = EffectQueue()
     var announcements = ReadinessAnnouncements()
     var phase = Phase.initialized {
-        didSet { if hasEventStreams { streamStateChange() } }
+        didSet { if hasEventSinks { sendStateChange() } }
     }
     var isCancelled = false
     var isStartRequested = false
@@ -111,11 +111,11 @@ struct OperationStateMachine {
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
-    private var observersHearStart = false
-    /// S16: some of the observers are `events` streams (``EventStream``).
-    private var hasEventStreams = false
-    /// The last state yielded to the `events` streams.
-    private var streamedState = ConditionalOperation.State.initialized
+    var observersHearStart = false
+    /// Some of the observers are event sinks (`events` streams, loggers): see `+Sinks`.
+    var hasEventSinks = false
+    /// The last state sent to the event sinks.
+    var sentState = ConditionalOperation.State.initialized
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -195,45 +195,6 @@ struct OperationStateMachine {
 
     typealias Waiter = @Sendable () -> Void
 
-    /// S16: adds an `events` stream, which yields the current state at once. Already finished:
-    /// the caller yields the end itself.
-    mutating func addEventStream(_ stream: EventStream) -> AddObserverAction {
-        switch phase {
-        case .finished:
-            // Nothing will change any more.
-            return .tellFinished(errors)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
-            // Told of every change from now on, under this lock.
-            observers.append(stream)
-            hasEventStreams = true
-            observersHearStart = true  // it yields `didStart`
-            streamedState = state
-            stream.continuation.yield(.stateChanged(streamedState))
-            return .added
-        }
-    }
-
-    /// Yields `event` to every `events` stream.
-    func stream(_ event: OperationEvent) {
-        for case let stream as EventStream in observers { stream.continuation.yield(event) }
-    }
-
-    private mutating func streamStateChange() {
-        let current = state
-        guard current != streamedState else { return }
-        streamedState = current
-        stream(.stateChanged(current))
-    }
-
-    /// The last events of the streams, once finished; they end.
-    func endStreams() {
-        guard hasEventStreams else { return }
-        for case let stream as EventStream in observers {
-            stream.continuation.yield(.didFinish(errors))
-            stream.continuation.finish()
-        }
-    }
-
     /// Registers a waiter; returns `false` if the operation already finished (run it at once).
     mutating func addWaiter(_ waiter: @escaping Waiter) -> Bool {
         guard case .finished = phase else {
@@ -258,19 +219,8 @@ struct OperationStateMachine {
 
     /// Queues a callback; the caller delivers it if nobody is delivering.
     mutating func queueEffect(_ effect: Effect) -> Followup {
-        if hasEventStreams { streamCallback(effect) }
+        if hasEventSinks { sendCallback(effect) }
         return effects.append(effect) ? .deliver : []
-    }
-
-    /// S16: a callback is yielded when it is queued, which is the order of S1; `didFinish` comes
-    /// once finished (``endStreams()``).
-    private func streamCallback(_ effect: Effect) {
-        switch effect {
-        case .didStart: stream(.didStart)
-        case .didProduce(let operation): stream(.didProduce(operation))
-        case .didCancel(let errors): stream(.didCancel(errors))
-        case .finish: break
-        }
     }
 
     mutating func queueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {

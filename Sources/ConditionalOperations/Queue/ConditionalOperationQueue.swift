@@ -34,6 +34,21 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         set { registry.withLock { $0.delegate = newValue } }
     }
 
+    /// Sends every ``ConditionalOperation`` added from now on to `logger` (``OperationLogger``):
+    /// its state changes, condition answers, category waits, cancels and finishes. `nil` (the
+    /// default): nothing is logged, at no cost.
+    public var logger: (any OperationLogger)? {
+        get { registry.withLock { $0.logChannel?.logger } }
+        set {
+            let channel = newValue.map(LogChannel.init)
+            let replaced = registry.withLock { registry in
+                defer { registry.logChannel = channel }
+                return registry.logChannel
+            }
+            withExtendedLifetime(replaced) {}  // the user's logger may go here, unlocked
+        }
+    }
+
     /// Every operation added and not yet finished: those held back and those Foundation holds.
     public var unfinishedOperationCount: Int {
         registry.withLock { $0.count } + operationCount
@@ -88,9 +103,12 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
     /// ready. Returns whether it goes to Foundation now (the caller hands it over).
     private func admit(_ operation: Foundation.Operation) -> Bool {
-        let (delegate, barriers) = registry.withLock { ($0.delegate, $0.barriers) }
+        let (delegate, barriers, logChannel) = registry.withLock { ($0.delegate, $0.barriers, $0.logChannel) }
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
+        if let logChannel, let conditional = operation as? ConditionalOperation {
+            conditional.addLogChannel(logChannel)
+        }
         guard let conditional = operation as? ConditionalOperation else {
             if delegate != nil {
                 FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }

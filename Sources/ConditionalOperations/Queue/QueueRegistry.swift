@@ -21,6 +21,8 @@ struct QueueRegistry {
     private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     /// Barrier operations not yet finished: every operation added after one depends on it.
     private(set) var barriers: [Foundation.Operation] = []
+    /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
+    var logChannel: LogChannel?
 
     var count: Int { entries.count }
 
