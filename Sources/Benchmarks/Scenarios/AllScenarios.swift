@@ -14,6 +14,7 @@ extension Scenario {
         .memory,
         .asyncOperation,
         .concurrentRun,
+        .diagnosis,
         .scaling,
     ]
 

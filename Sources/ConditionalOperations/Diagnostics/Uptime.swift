@@ -2,15 +2,19 @@ import Dispatch
 
 /// A point on the monotonic clock, for diagnostics: how long an operation has been evaluating its
 /// conditions, waiting for categories or executing. Read once per phase that can last.
-struct Uptime: Comparable, Sendable {
-    let nanoseconds: UInt64
+///
+/// Milliseconds in 32 bits, so that it fits beside the phase's other data without growing the
+/// operation (DESIGN §5 allows 300 bytes above a `BlockOperation`): durations are right for waits
+/// shorter than 49 days, which wrap.
+struct Uptime: Sendable {
+    private let milliseconds: UInt32
 
-    static var now: Uptime { Uptime(nanoseconds: DispatchTime.now().uptimeNanoseconds) }
-
-    /// The seconds from this point to `later`; zero if `later` is earlier.
-    func seconds(until later: Uptime = .now) -> Double {
-        later.nanoseconds > nanoseconds ? Double(later.nanoseconds - nanoseconds) / 1e9 : 0
+    static var now: Uptime {
+        Uptime(milliseconds: UInt32(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds / 1_000_000))
     }
 
-    static func < (lhs: Uptime, rhs: Uptime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    /// The seconds from this point to `later`.
+    func seconds(until later: Uptime = .now) -> Double {
+        Double(later.milliseconds &- milliseconds) / 1000
+    }
 }
