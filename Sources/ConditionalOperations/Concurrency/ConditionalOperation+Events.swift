@@ -15,7 +15,7 @@ extension ConditionalOperation {
     /// A consumer that stops iterating costs the operation nothing: it never waits for one.
     public var events: AsyncStream<OperationEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: OperationEvent.self)
-        if case .tellFinished(let errors) = machine.withLock({ $0.addEventSink(EventStream(continuation)) }) {
+        if case .tellFinished(let errors) = addEventSink(EventStream(continuation)) {
             continuation.yield(.stateChanged(.finished))
             continuation.yield(.didFinish(errors))
             continuation.finish()

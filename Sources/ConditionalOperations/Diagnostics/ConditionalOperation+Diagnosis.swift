@@ -10,7 +10,7 @@ extension ConditionalOperation {
     /// }
     /// ```
     public var diagnosis: OperationDiagnosis {
-        let snapshot = machine.withLock { $0.diagnosticSnapshot() }
+        let snapshot = diagnosticSnapshot
         return OperationDiagnosis(
             name: diagnosticName, state: snapshot.state, isCancelled: snapshot.isCancelled,
             reason: reason(for: snapshot))
@@ -112,7 +112,7 @@ extension ConditionalOperation {
     /// The names of the conditions not yet evaluated or still answering (they are let go of once
     /// every one answered, S2) and the exclusivity categories it declares, for graphs.
     var conditionSummary: (conditions: [String], categories: Set<String>) {
-        let (conditions, categories) = machine.withLock { ($0.conditions, $0.categories) }
+        let (conditions, categories) = configuredConditions
         return (conditions.map(\.name), categories)  // names are user code: unlocked
     }
 }

@@ -70,7 +70,7 @@ extension ConditionalOperation {
     /// Several operations (a queue's) share a channel: their records come one at a time.
     func addLogChannel(_ channel: LogChannel) {
         let sink = LogSink(operation: self, channel: channel)
-        if case .tellFinished(let errors) = machine.withLock({ $0.addEventSink(sink) }) {
+        if case .tellFinished(let errors) = addEventSink(sink) {
             channel.log(self) { .stateChanged(.finished) }
             channel.log(self) { .finished(errors: errors) }
         }

@@ -28,4 +28,20 @@ extension ConditionalOperation {
     func whenFinished(_ waiter: @escaping @Sendable () -> Void) {
         if !machine.withLock({ $0.addWaiter(waiter) }) { waiter() }
     }
+
+    /// Adds an event sink (an `events` stream, a logger); `.tellFinished` if the operation
+    /// already finished: the caller sends the end itself.
+    func addEventSink(_ sink: any EventSink) -> OperationStateMachine.AddObserverAction {
+        machine.withLock { $0.addEventSink(sink) }
+    }
+
+    /// What diagnostics read of the machine, at once.
+    var diagnosticSnapshot: OperationStateMachine.DiagnosticSnapshot {
+        machine.withLock { $0.diagnosticSnapshot() }
+    }
+
+    /// The conditions not yet evaluated or still answering, and the categories declared.
+    var configuredConditions: (conditions: [any OperationCondition], categories: Set<String>) {
+        machine.withLock { ($0.conditions, $0.categories) }
+    }
 }
