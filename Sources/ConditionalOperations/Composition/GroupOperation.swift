@@ -30,6 +30,9 @@ import Foundation
 ///   it with its siblings only, while every other operation needing the category waits for the
 ///   whole group.
 /// - **Memory** (S12): a finished group holds neither its children nor its queue.
+/// - **Progress**: its ``ConditionalOperation/progress`` adds up its children's, one unit each,
+///   the total growing with children added; a ``ConditionalOperation`` child's own progress
+///   becomes a child of it (`progressView.observedProgress = group.progress`).
 ///
 /// A child added once the group finished is cancelled and run on a queue of the library.
 ///
@@ -38,7 +41,7 @@ import Foundation
 open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     // mutable state: behind `group`'s lock
     /// The children, under one lock.
-    private let group: Locked<GroupStateMachine>
+    let group: Locked<GroupStateMachine>
 
     /// Creates a group of `operations`; more can be added with ``addOperation(_:)``.
     public init(operations: [Foundation.Operation] = []) {
@@ -62,7 +65,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// once (and is cancelled first if the group was cancelled). Once the group finished, the
     /// child is cancelled and run on a queue of the library.
     public func addOperation(_ operation: Foundation.Operation) {
-        switch group.withLock({ $0.add(operation) }) {
+        let (action, counted) = group.withLock { ($0.add(operation), $0.progressChildAdded(operation)) }
+        countProgress(of: operation, adopt: counted.adopt, write: counted.write)
+        switch action {
         case .adopt(let cancel):
             adopt(operation)
             if cancel { operation.cancel() }
@@ -145,7 +150,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// and scope its exclusivity categories (S7).
     func childWillBeAdded(_ child: Foundation.Operation) {
         adopt(child)
-        if group.withLock({ $0.childWillBeAdded(child) }) && !child.isCancelled { child.cancel() }
+        let (cancels, counted) = group.withLock { ($0.childWillBeAdded(child), $0.progressChildAdded(child)) }
+        countProgress(of: child, adopt: counted.adopt, write: counted.write)
+        if cancels && !child.isCancelled { child.cancel() }
     }
 
     /// The queue saw `child` finish with `errors`.
@@ -157,7 +164,12 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
 
     /// One child (or the start, `nil`) finished; the last one ends the group.
     private func countFinished(_ child: Foundation.Operation?, errors: [any Error]) {
-        switch group.withLock({ $0.childFinished(child, errors: errors) }) {
+        let (write, action) = group.withLock { group in
+            // The progress first: counting the last child ends the group and lets go of it.
+            (child.flatMap { group.progressChildFinished($0) }, group.childFinished(child, errors: errors))
+        }
+        if let write { writeProgress(write) }
+        switch action {
         case .none:
             break
         case .end(.finish, let errors):

@@ -33,6 +33,8 @@ struct GroupStateMachine {
         /// `added.count`, plus one while the first children are being added.
         var unfinished = 1
         var errors: [any Error] = []
+        /// Children that finished, for a progress asked for only now.
+        var finishedChildren = 0
         /// Every child, and every child added later, is cancelled.
         var isCancelled: Bool
     }
@@ -49,6 +51,8 @@ struct GroupStateMachine {
     }
 
     private(set) var state: State
+    /// The units of the group's progress, once it was asked for (`GroupStateMachine+Progress`).
+    var progress: GroupProgressTally?
 
     init(queue: ConditionalOperationQueue, children: [Foundation.Operation]) {
         state = .waiting(Waiting(queue: queue, children: children))
@@ -181,7 +185,10 @@ struct GroupStateMachine {
         case .running(var running):
             // Counted; the last one ends the group and lets go of its queue.
             state = .modifying
-            if let child { running.added[ObjectIdentifier(child)] = nil }
+            if let child {
+                running.added[ObjectIdentifier(child)] = nil
+                running.finishedChildren += 1
+            }
             running.errors.append(contentsOf: errors)
             running.unfinished -= 1
             guard running.unfinished == 0 else {
@@ -189,6 +196,7 @@ struct GroupStateMachine {
                 return .none
             }
             state = .finished
+            progress = nil  // S12: the group's own finish completes its progress
             return .end(running.ending, errors: running.errors)
         case .waiting, .finished:
             // Not counted (a child that was cancelled and run on the library's queue).

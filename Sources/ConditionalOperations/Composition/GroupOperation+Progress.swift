@@ -1,0 +1,60 @@
+import Foundation
+
+/// A group's ``ConditionalOperation/progress`` adds up its children's: each child is one unit of
+/// it, and the group's `totalUnitCount` grows with every child added (also while it runs, and
+/// operations its children produce). Nothing of this happens before the group's progress is asked
+/// for; children added before that are counted at that moment.
+///
+/// ```swift
+/// let group = GroupOperation(operations: [download, unzip, index])
+/// progressView.observedProgress = group.progress   // 3 units; a Cancel button cancels the group
+/// queue.addOperation(group)
+/// ```
+///
+/// A ``ConditionalOperation`` child's own progress becomes a child of the group's, so a child
+/// reporting steps moves the group's fraction as it works: its progress then belongs to the
+/// group, so do not give it another parent. A child whose progress was asked for before the group
+/// counted it (which may have a parent already), and any other `Operation`, counts one unit when it
+/// finishes.
+extension GroupOperation {
+    /// The group's progress was just made (``ConditionalOperation/makeProgress()``).
+    func progressWasMade(_ progress: Progress) {
+        let (children, write) = group.withLock { $0.makeProgress(progress) }
+        if let write { writeProgress(write) }
+        for child in children { adoptProgress(of: child) }
+    }
+
+    /// `child` was added, or the queue is about to add it: the group's progress (if made) counts it.
+    func countProgress(of child: Foundation.Operation, adopt: Bool, write: GroupProgressTally.Write?) {
+        if let write { writeProgress(write) }
+        if adopt, let child = child as? ConditionalOperation { adoptProgress(of: child) }
+    }
+
+    /// Makes `child`'s progress a child of the group's, if the group is the first to ask for it.
+    private func adoptProgress(of child: ConditionalOperation) {
+        let (childProgress, made) = child.makeProgress()
+        if made, let parent = group.withLock({ $0.progress?.progress }) {
+            ProgressWrites.perform { parent.addChild(childProgress, withPendingUnitCount: 1) }
+        }
+        if let write = group.withLock({ $0.progressResolved(ObjectIdentifier(child), adopted: made) }) {
+            writeProgress(write)
+        }
+    }
+
+    /// Writes the counts, and whatever changed meanwhile, as the one writer (outside the lock).
+    func writeProgress(_ first: GroupProgressTally.Write) {
+        var write: GroupProgressTally.Write? = first
+        while let next = write {
+            ProgressWrites.perform {
+                let progress = next.progress
+                if progress.totalUnitCount != next.total { progress.totalUnitCount = next.total }
+                if next.completed > 0 {
+                    // Never past the total: the group's own finish may have completed it already.
+                    progress.completedUnitCount = min(
+                        progress.completedUnitCount + next.completed, next.total)
+                }
+            }
+            write = group.withLock { $0.nextProgressWrite() }
+        }
+    }
+}
