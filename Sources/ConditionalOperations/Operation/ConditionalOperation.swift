@@ -253,6 +253,11 @@ struct MachineLock {
         let mutex = LockTable.mutex(for: ObjectIdentifier(operation))
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&operation.lockedMachine)
+        // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
+        // reference read plainly is retained and released around the access, two atomic
+        // operations on each of the operation's trips.
+        return try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef {
+            try body(&$0.lockedMachine)
+        }
     }
 }
