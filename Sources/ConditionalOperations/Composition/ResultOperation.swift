@@ -15,9 +15,12 @@ import Foundation
 /// }
 /// ```
 open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked Sendable {
-    // mutable state: behind `output`'s lock
-    /// The value given to the first ``finish(returning:)``.
-    private let output = Locked<Output?>(nil)
+    // mutable state: `lockedOutput`, behind the operation's own lock, in the machine's trips
+    // (`finish(errors:recording:)`, `finishingSnapshot(reading:)`)
+    /// The value given to the first ``finish(returning:)``, an `Output`. Only reached under the
+    /// operation's own lock, which makes every access exclusive. Not an `Output?`: that would
+    /// look up `Optional<Output>`'s metadata at run time on each store and in the deinit.
+    @exclusivity(unchecked) private var lockedOutput: (any Sendable)?
 
     /// Creates the operation.
     public override init() {
@@ -32,22 +35,32 @@ open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked S
     /// - `.success` with the value of ``finish(returning:)`` otherwise.
     /// - `nil` if it finished without errors and without a value (a plain `finish()`).
     public var result: Result<Output, any Error>? {
-        let (state, errors, cancelled) = finishingSnapshot
+        let (state, errors, cancelled, output) = finishingSnapshot { lockedOutput }
         guard state >= .finishing else { return nil }
         if let error = errors.first { return .failure(error) }
         if cancelled { return .failure(CancellationError()) }
-        return output.withLock { $0 }.map { .success($0) }
+        return output.map { .success($0 as! Output) }
     }
 
     /// Finishes the operation successfully with `output`. As for every `finish`, the first call
     /// wins (S6): a later value is ignored, and an operation cancelled meanwhile fails.
     public final func finish(returning output: Output) {
-        if state < .finishing {
-            self.output.withLock { stored in
-                if stored == nil { stored = output }
-            }
+        finish(returning: output, recording: { _ in })
+    }
+
+    /// ``finish(returning:)``, with `record` run in the same trip through the lock, as for
+    /// ``ConditionalOperation/finish(errors:recording:)``.
+    @discardableResult
+    @inline(__always)
+    final func finish<Recorded>(
+        returning output: Output, recording record: (_ finishingBegan: Bool) -> Recorded
+    ) -> Recorded {
+        // Stored in the finish's own trip: a value given once finishing began would turn a plain
+        // `finish()`'s `nil` result into a success.
+        finish(errors: []) { finishingBegan in
+            if !finishingBegan, lockedOutput == nil { lockedOutput = output }
+            return record(finishingBegan)
         }
-        finish()
     }
 
     /// Finishes the operation with `result`: ``finish(returning:)`` for a success, and

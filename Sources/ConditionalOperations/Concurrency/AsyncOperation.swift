@@ -20,17 +20,11 @@ import Foundation
 /// Foundation's blocking `waitUntilFinished()` is unavailable here, so that
 /// `await operation.waitUntilFinished()` picks the asynchronous one, top-level code included.
 open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
-    // mutable state: `task`, behind its lock
+    // mutable state: `lockedTask`, behind the operation's own lock (`withOwnLock`)
     private let work: (@Sendable () async throws -> Output)?
-    /// The task running ``run()``, while it runs: a cancel cancels it.
-    private let task = Locked(RunningTask.notStarted)
-
-    private enum RunningTask {
-        case notStarted
-        case running(Task<Void, Never>)
-        /// Let go of: a finished task's memory is freed once nothing refers to it.
-        case ended
-    }
+    /// The task running ``run()``, while it runs: a cancel cancels it. Only reached under the
+    /// operation's own lock, which makes every access exclusive.
+    @exclusivity(unchecked) private var lockedTask = RunningTask.notStarted
 
     /// Creates an operation named `name` whose work is `work`.
     public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
@@ -61,30 +55,53 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// Starts ``run()`` in a task. Override ``run()`` instead.
     public final override func execute() {
         let task = Task(priority: qualityOfService.taskPriority) { [self] in
-            let outcome: Result<Output, any Error>
+            // No `Result<Output, any Error>` in between: its metadata is looked up at run time.
             do {
-                outcome = .success(try await run())
+                let output = try await run()
+                finish(returning: output, recording: takeTask)
+            } catch is CancellationError where isCancelled {
+                finish(errors: [], recording: takeTask)  // the cancel's errors tell why
             } catch {
-                outcome = .failure(error)
-            }
-            self.task.withLock { $0 = .ended }
-            switch outcome {
-            case .success(let output): finish(returning: output)
-            case .failure(is CancellationError) where isCancelled: finish()  // the cancel's errors tell why
-            case .failure(let error): finish(error: error)
+                finish(errors: [error], recording: takeTask)
             }
         }
-        self.task.withLock { running in
-            if case .notStarted = running { running = .running(task) }
+        let cancelled = withOwnLock {
+            switch lockedTask {
+            case .notStarted:
+                lockedTask = .running(task)
+                return false
+            case .cancelled:
+                return true
+            case .running, .ended:  // ended already: `run()` returned before the task was stored
+                return false
+            }
         }
-        if isCancelled { task.cancel() }  // cancelled before the task was stored
+        if cancelled { task.cancel() }
+    }
+
+    /// Takes the task out once ``run()`` ended, in the finish's trip through the lock. The caller
+    /// drops it once unlocked: a finished task's memory is freed once nothing refers to it.
+    private func takeTask(finishingBegan _: Bool) -> RunningTask {
+        var task = RunningTask.ended
+        swap(&task, &lockedTask)
+        return task
     }
 
     /// Cancels the operation and the task running ``run()``.
     open override func cancel() {
         super.cancel()
-        guard case .running(let task) = task.withLock({ $0 }) else { return }
-        task.cancel()
+        let running = withOwnLock { () -> Task<Void, Never>? in
+            switch lockedTask {
+            case .notStarted:
+                lockedTask = .cancelled
+                return nil
+            case .running(let task):
+                return task
+            case .cancelled, .ended:
+                return nil
+            }
+        }
+        running?.cancel()
     }
 
     /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
@@ -92,4 +109,15 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     public override func waitUntilFinished() {
         super.waitUntilFinished()
     }
+}
+
+/// Where an ``AsyncOperation``'s task is. Outside the generic class, so that its metadata is
+/// not looked up at run time on each access.
+private enum RunningTask {
+    case notStarted
+    /// A cancel came before the task was stored: `execute()` cancels the task it made.
+    case cancelled
+    case running(Task<Void, Never>)
+    /// Let go of: a finished task's memory is freed once nothing refers to it.
+    case ended
 }

@@ -18,11 +18,6 @@ extension ConditionalOperation {
         machine.withLock { ($0.categories, $0.exclusivityParent) }
     }
 
-    /// The state, the errors and whether it was cancelled, read at once.
-    var finishingSnapshot: (state: State, errors: [any Error], isCancelled: Bool) {
-        machine.withLock { ($0.state, $0.errors, $0.isCancelled) }
-    }
-
     /// Runs `waiter` once the operation finished and every `operationDidFinish` observer
     /// returned, outside every lock: at once if it already did.
     func whenFinished(_ waiter: @escaping @Sendable () -> Void) {

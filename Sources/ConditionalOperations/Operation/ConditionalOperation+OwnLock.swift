@@ -1,0 +1,64 @@
+import Foundation
+
+/// A subclass's own state lives under the operation's lock, the one its state machine is behind:
+/// an operation has one lock, and that state costs no allocation and no mutex of its own
+/// (`ResultOperation`'s output, `AsyncOperation`'s task).
+///
+/// That mutex is one of ``LockTable``'s: not recursive, and shared with other operations. A
+/// closure run under it must not take any operation's lock (`state`, `isCancelled`, `errors`,
+/// `finish`, `cancel`, …), must not call user code, and must not let go of the last reference to
+/// anything, since a deinit may take the same mutex: swap the value out and let it go once unlocked.
+extension ConditionalOperation {
+    /// Runs `body` under the operation's own lock, for state a subclass keeps in stored properties
+    /// (marked `@exclusivity(unchecked)`: the lock already makes every access exclusive).
+    @inline(__always)
+    func withOwnLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        #if LOCK_COUNTING
+            LockCounter.count()
+        #endif
+        let mutex = LockTable.mutex(for: ObjectIdentifier(self))
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// ``finish(errors:)``, with `record` run first in the same trip through the lock, told
+    /// whether finishing had already begun: a subclass stores what it finishes with (S6: the first
+    /// finish wins), or takes out what it no longer needs, without a trip of its own. `record`
+    /// follows the rules of ``withOwnLock(_:)``; what it returns is handed back, to be dropped
+    /// once unlocked.
+    @discardableResult
+    @inline(__always)
+    func finish<Recorded>(
+        errors: [any Error], recording record: (_ finishingBegan: Bool) -> Recorded
+    ) -> Recorded {
+        let (action, recorded) = machine.withLock { machine in
+            let recorded = record(machine.state >= .finishing)
+            return (machine.finish(errors: errors), recorded)
+        }
+        switch action {
+        case .finishing(let followup), .deferred(let followup):
+            perform(followup)
+        case .deliverNow(let effect, let observers):
+            deliver(first: effect, to: observers)
+        case .ignored:
+            #if DEBUG
+                if !isCancelled {
+                    Diagnostics.log(
+                        "\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
+                }
+            #endif
+        }
+        return recorded
+    }
+
+    /// The state, the errors and whether it was cancelled, read at once with what `read` reads of
+    /// a subclass's own state, in one trip through the lock. `read` follows the rules of
+    /// ``withOwnLock(_:)``.
+    @inline(__always)
+    func finishingSnapshot<Own>(reading read: () -> Own) -> (
+        state: State, errors: [any Error], isCancelled: Bool, own: Own
+    ) {
+        machine.withLock { ($0.state, $0.errors, $0.isCancelled, read()) }
+    }
+}
