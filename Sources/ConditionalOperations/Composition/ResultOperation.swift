@@ -53,13 +53,13 @@ open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked S
     @discardableResult
     @inline(__always)
     final func finish<Recorded>(
-        returning output: Output, recording record: (_ finishingBegan: Bool) -> Recorded
+        returning output: Output, recording record: (_ earlierFinishWon: Bool) -> Recorded
     ) -> Recorded {
-        // Stored in the finish's own trip: a value given once finishing began would turn a plain
-        // `finish()`'s `nil` result into a success.
-        finish(errors: []) { finishingBegan in
-            if !finishingBegan, lockedOutput == nil { lockedOutput = output }
-            return record(finishingBegan)
+        // Stored in the finish's own trip: a value given after an earlier finish (once finishing
+        // began, or a `finish()` before executing) would turn its `nil` result into a success.
+        finish(errors: []) { earlierFinishWon in
+            if !earlierFinishWon, lockedOutput == nil { lockedOutput = output }
+            return record(earlierFinishWon)
         }
     }
 

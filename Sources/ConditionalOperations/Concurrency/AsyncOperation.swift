@@ -81,7 +81,7 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Takes the task out once ``run()`` ended, in the finish's trip through the lock. The caller
     /// drops it once unlocked: a finished task's memory is freed once nothing refers to it.
-    private func takeTask(finishingBegan _: Bool) -> RunningTask {
+    private func takeTask(earlierFinishWon _: Bool) -> RunningTask {
         var task = RunningTask.ended
         swap(&task, &lockedTask)
         return task

@@ -23,17 +23,17 @@ extension ConditionalOperation {
     }
 
     /// ``finish(errors:)``, with `record` run first in the same trip through the lock, told
-    /// whether finishing had already begun: a subclass stores what it finishes with (S6: the first
-    /// finish wins), or takes out what it no longer needs, without a trip of its own. `record`
-    /// follows the rules of ``withOwnLock(_:)``; what it returns is handed back, to be dropped
-    /// once unlocked.
+    /// whether an earlier finish already won (finishing began, or `finish` was called before the
+    /// operation executed): a subclass stores what it finishes with (S6: the first finish wins),
+    /// or takes out what it no longer needs, without a trip of its own. `record` follows the rules
+    /// of ``withOwnLock(_:)``; what it returns is handed back, to be dropped once unlocked.
     @discardableResult
     @inline(__always)
     func finish<Recorded>(
-        errors: [any Error], recording record: (_ finishingBegan: Bool) -> Recorded
+        errors: [any Error], recording record: (_ earlierFinishWon: Bool) -> Recorded
     ) -> Recorded {
         let (action, recorded) = machine.withLock { machine in
-            let recorded = record(machine.state >= .finishing)
+            let recorded = record(machine.state >= .finishing || machine.isFinishRequested)
             return (machine.finish(errors: errors), recorded)
         }
         switch action {

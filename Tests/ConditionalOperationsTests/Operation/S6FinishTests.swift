@@ -16,6 +16,17 @@ extension ConditionalOperationsTests {
             #expect(operation.hooks.all == ["finished(1)"])
         }
 
+        @Test func S6_aValueGivenAfterAPlainFinishBeforeExecutionIsIgnored() async {
+            let operation = HeldOperation()
+            operation.finish()
+            operation.finish(returning: 5)
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(operation.result == nil, "the first finish (without a value) wins")
+            #expect(operation.executing.remaining == 1, "it never executed")
+        }
+
         @Test func S6_finishBeforeExecutionFinishesWithoutExecutingOnceStarted() async {
             let operation = ProbeOperation()
             let observer = RecordingObserver()
