@@ -96,8 +96,15 @@ extension OperationError {
 }
 
 extension OperationError.FailedDependency {
-    /// Describes `operation` as it is now (the memberwise initialiser stays, for tests).
-    init(_ operation: Foundation.Operation) {
+    /// Describes `operation` as it is now: its name, its errors and whether it was cancelled, so
+    /// that a condition of your own can report ``OperationError/dependenciesFailed(_:)`` or
+    /// ``OperationError/dependenciesCancelled(_:)`` as `NoFailedDependencies` does.
+    ///
+    /// ```swift
+    /// let cancelled = operation.dependencies.filter(\.isCancelled)
+    /// completion(.failed(OperationError.dependenciesCancelled(cancelled.map(OperationError.FailedDependency.init))))
+    /// ```
+    public init(_ operation: Foundation.Operation) {
         let name = operation.name ?? ""
         self.init(
             name: name.isEmpty ? String(describing: type(of: operation)) : name,
