@@ -7,8 +7,9 @@ extension OperationGraph {
     /// // then: dot -Tsvg queue.dot -o queue.svg
     /// ```
     ///
-    /// The same graph always gives the same text: nodes are `n0`, `n1`, … with dependencies
-    /// before their dependents.
+    /// Nodes are `n0`, `n1`, … with dependencies before their dependents, so operations in the
+    /// same states give the same text, apart from the seconds a reason counts (how long
+    /// conditions have been evaluated, say).
     public var dot: String {
         var text = [
             "// dependency -> dependent: the dependency must finish before the dependent starts",

@@ -7,8 +7,9 @@ extension OperationGraph {
     /// let markdown = "```mermaid\n\(OperationGraph([upload, notify]).mermaid)```\n"
     /// ```
     ///
-    /// The same graph always gives the same text: nodes are `n0`, `n1`, … with dependencies
-    /// before their dependents.
+    /// Nodes are `n0`, `n1`, … with dependencies before their dependents, so operations in the
+    /// same states give the same text, apart from the seconds a reason counts (how long
+    /// conditions have been evaluated, say).
     public var mermaid: String {
         var text = [
             "flowchart LR",

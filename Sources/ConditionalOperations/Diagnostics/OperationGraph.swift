@@ -4,9 +4,10 @@ import Foundation
 /// looking at a graph that does not move.
 ///
 /// Each operation is a node labelled with its name, its state (and whether it is cancelled or
-/// failed), the conditions it has not finished evaluating, its exclusivity categories and, while
-/// unfinished, the one-line reason of its ``OperationDiagnosis``. Each dependency is an edge from
-/// the dependency to its dependent: the arrow reads "must finish before".
+/// failed), its conditions until every one answered (S2 lets go of them then), its exclusivity
+/// categories and, while unfinished, the one-line reason of its ``OperationDiagnosis``. Each
+/// dependency is an edge from the dependency to its dependent: the arrow reads "must finish
+/// before".
 ///
 /// ```swift
 /// let graph = OperationGraph(queue: queue)
@@ -28,7 +29,7 @@ public struct OperationGraph: Sendable {
         let state: ConditionalOperation.State
         let isCancelled: Bool
         let failed: Bool
-        /// The conditions not evaluated yet or still answering (S2 lets go of them afterwards).
+        /// The conditions' names, until every one answered (S2 lets go of them then).
         let conditions: [String]
         let categories: [String]
         /// Why it waits, or what it does; `nil` once it finished.
