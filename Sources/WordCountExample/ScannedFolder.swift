@@ -34,7 +34,8 @@ enum FolderError: Error, CustomStringConvertible {
         switch self {
         case .defaultFolderMissing(let name):
             "no folder given and '\(name)' does not exist in \(FileManager.default.currentDirectoryPath).\n"
-                + "Run it from the package folder, or pass the folder to scan: WordCountExample <folder>"
+                + "Run it from the package folder, or pass the folder to scan:"
+                + " WordCountExample <folder> [--graph FILE]"
         case .missing(let name):
             "the folder '\(name)' does not exist."
         case .notADirectory(let name):

@@ -3,10 +3,11 @@ import Foundation
 
 /// Counts the words of every text file in a folder with one operation per file, then writes a report.
 ///
-///     swift run --scratch-path .build-example WordCountExample [folder]
+///     swift run --scratch-path .build-example WordCountExample [folder] [--graph FILE]
 ///
-/// The folder defaults to the package's own `Sources/`. The workflow is a graph of operations on a
-/// plain `OperationQueue`:
+/// The folder defaults to the package's own `Sources/`. With `--graph FILE`, the graph of the
+/// operations as they ended is written to FILE: Mermaid if it ends in `.mmd` or `.md`, Graphviz
+/// DOT otherwise. The workflow is a graph of operations on a plain `OperationQueue`:
 ///
 ///     CountWordsOperation (file 1) ─┐
 ///     CountWordsOperation (file 2) ─┼─▶ WriteReportOperation
@@ -29,9 +30,11 @@ struct WordCountApp {
     static func main() async {
         let log = TransitionLog()  // the program's clock starts here
 
+        let options: CommandLineOptions
         let folder: ScannedFolder
         do {
-            folder = try ScannedFolder(arguments: CommandLine.arguments)
+            options = try CommandLineOptions(arguments: CommandLine.arguments)
+            folder = try ScannedFolder(arguments: options.folderArguments)
         } catch {
             FileHandle.standardError.write(Data("WordCountExample: \(error)\n".utf8))
             exit(1)
@@ -72,5 +75,19 @@ struct WordCountApp {
 
         print(log.summaryOfHiddenLines())
         print("Done in \(log.elapsed(sign: false)).")
+
+        if let graphFile = options.graphFile {
+            // The report depends on every count: the graph from it shows them all.
+            let graph = OperationGraph([report], limit: counts.count + 1)
+            do {
+                try graphFile.write(graph)
+            } catch {
+                FileHandle.standardError.write(Data("WordCountExample: \(error)\n".utf8))
+                exit(1)
+            }
+            print(
+                "Graph of the \(counts.count + 1) operations written to \(graphFile.path) (\(graphFile.format.rawValue))."
+            )
+        }
     }
 }
