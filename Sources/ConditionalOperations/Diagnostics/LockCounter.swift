@@ -3,10 +3,10 @@
 
     /// Counts the library's lock acquisitions, in builds made with `-Xswiftc -DLOCK_COUNTING`
     /// only: how the trips through the locks per operation are measured (`LockTripTests`).
+    /// Foundation's reads of `isFinished` are not counted (`MachineLock.withLock(counted:_:)`).
     enum LockCounter {
         // the count is only reached under `mutex`, which is not itself counted
         nonisolated(unsafe) private static var trips = 0
-        nonisolated(unsafe) private static var foundationReads = 0
         nonisolated(unsafe) private static var mutex = pthread_mutex_t()
 
         static func count() {
@@ -15,20 +15,12 @@
             pthread_mutex_unlock(&mutex)
         }
 
-        /// A trip made for Foundation reading `isFinished`, which it does two to four times per
-        /// operation, as its threads happen to run: not counted.
-        static func foundationRead() {
-            pthread_mutex_lock(&mutex)
-            foundationReads += 1
-            pthread_mutex_unlock(&mutex)
-        }
-
         /// The acquisitions counted since the last call.
         static func take() -> Int {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            defer { (trips, foundationReads) = (0, 0) }
-            return trips - foundationReads
+            defer { trips = 0 }
+            return trips
         }
     }
 #endif
