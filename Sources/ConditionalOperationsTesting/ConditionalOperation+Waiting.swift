@@ -11,7 +11,7 @@ extension ConditionalOperation {
     /// #expect(upload.errors.isEmpty)
     /// ```
     ///
-    /// It holds no thread and polls nothing: it reads the operation's ``events`` against a timer,
+    /// It holds no thread and polls nothing: it reads the operation's `events` against a timer,
     /// and whichever loses is cancelled before it returns or throws, so nothing of the wait is left
     /// running. Cancelling the calling task throws `CancellationError`; the operation is not
     /// cancelled. Unlike `waitUntilFinished()`, a wait that never ends fails the test instead of
@@ -42,7 +42,7 @@ extension ConditionalOperation {
     /// States only move forward, and not every operation passes through each of them: a cancelled
     /// one goes from `ready` to `finishing` without executing, and one without conditions skips
     /// `evaluatingConditions`. Waiting for such a state returns once the operation is past it, so
-    /// check ``state`` (or ``isCancelled``) afterwards when it matters which way it went.
+    /// check `state` (or `isCancelled`) afterwards when it matters which way it went.
     ///
     /// Like ``waitUntilFinished(timeout:)``, it holds no thread, polls nothing and leaves nothing
     /// running; cancelling the calling task throws `CancellationError`.

@@ -16,8 +16,7 @@ import Foundation
 /// ```
 ///
 /// It answers each evaluation exactly once, as a condition must. Safe to use from any thread.
-public final class ManualCondition: OperationCondition, @unchecked Sendable {
-    // Every stored var below is guarded by `lock`.
+public final class ManualCondition: OperationCondition, @unchecked Sendable {  // stored vars: under `lock`
     private let lock = NSLock()
     private var result: OperationConditionResult?
     private var unanswered: [@Sendable (OperationConditionResult) -> Void] = []

@@ -14,14 +14,13 @@ import Foundation
 ///
 /// Add one observer to one operation: the library calls an operation's observers one at a time,
 /// so its log is in the order the callbacks happened. Safe to read from any thread.
-public final class RecordingObserver: OperationObserver, @unchecked Sendable {
+public final class RecordingObserver: OperationObserver, @unchecked Sendable {  // stored vars: under `lock`
     /// One callback: its name and, for all but `didStart`, what it was given.
     private struct Entry {
         let callback: String
         let argument: String?
     }
 
-    // Every stored var below is guarded by `lock`.
     private let lock = NSLock()
     private var entries: [Entry] = []
     private var running = 0

@@ -23,10 +23,22 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
     /// ```
     public enum Awaited: Sendable, Equatable, CustomStringConvertible {
         /// `ConditionalOperation.waitUntilFinished(timeout:)`.
+        ///
+        /// ```swift
+        /// try await upload.waitUntilFinished(timeout: 5)   // throws .finished
+        /// ```
         case finished
         /// `ConditionalOperation.waitUntil(_:timeout:)`: the state, or a later one.
+        ///
+        /// ```swift
+        /// try await upload.waitUntil(.executing, timeout: 5)   // throws .state(.executing)
+        /// ```
         case state(ConditionalOperation.State)
         /// ``ManualCondition/evaluated(within:)``: the condition to be asked to evaluate.
+        ///
+        /// ```swift
+        /// try await signedIn.evaluated(within: 5)   // throws .evaluation
+        /// ```
         case evaluation
 
         /// The end of the sentence "waited 5.0 s for … to …".
