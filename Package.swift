@@ -5,14 +5,20 @@ let package = Package(
     name: "ConditionalOperations",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "ConditionalOperations", targets: ["ConditionalOperations"])
+        .library(name: "ConditionalOperations", targets: ["ConditionalOperations"]),
+        // For test targets: a condition answered by hand, waits with a time bound, a recording observer.
+        .library(name: "ConditionalOperationsTesting", targets: ["ConditionalOperationsTesting"]),
     ],
     targets: [
         .target(name: "ConditionalOperations"),
+        .target(name: "ConditionalOperationsTesting", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "WordCountExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "ConcurrencyExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
-        .testTarget(name: "ConditionalOperationsTests", dependencies: ["ConditionalOperations"]),
+        .testTarget(
+            name: "ConditionalOperationsTests",
+            dependencies: ["ConditionalOperations", "ConditionalOperationsTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

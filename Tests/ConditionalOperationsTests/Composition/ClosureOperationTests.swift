@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(operation.name == "later")
         }
 
-        @Test func aClosureIsNotRunForACancelledOperation() async {
+        @Test func aClosureIsNotRunForACancelledOperation() async throws {
             let ran = Recorder()
             let operation = ClosureOperation<Void> { operation in
                 ran.record("ran")
@@ -22,7 +23,7 @@ extension ConditionalOperationsTests.CompositionTests {
             }
             operation.cancel()
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(ran.all.isEmpty)
         }
     }

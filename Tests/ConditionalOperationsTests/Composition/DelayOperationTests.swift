@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -50,7 +51,7 @@ extension ConditionalOperationsTests.CompositionTests {
             delay.cancel(with: TestError(1))
             #expect(await done.wait(seconds: 10))
             #expect(testErrorIDs(delay.errors) == [1])
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
         @Test func S12_aCancelledDelayHoldsNoTimerAndIsReleased() async {

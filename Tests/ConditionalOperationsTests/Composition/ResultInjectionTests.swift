@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -123,7 +124,7 @@ extension ConditionalOperationsTests.CompositionTests {
                     .dependenciesFailed([.expected("ValueOperation<Int>", [TestError(1)])])
                 ])
             #expect(!consumer.isCancelled, "a failed condition is no cancellation")
-            #expect(observer.events == ["didFinish"])
+            #expect(observer.callbacks == ["didFinish"])
         }
 
         @Test func S2_aCancelledProducerFinishesTheConsumerWithoutExecutingWithDependenciesCancelled() async {

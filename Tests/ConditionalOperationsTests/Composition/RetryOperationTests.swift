@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -27,7 +28,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(try retry.result?.get() == 3)
             #expect(retry.errors.isEmpty, "the failed attempts' errors are not the retry's")
             #expect(retry.attemptCount == 3)
-            #expect(observer.events == ["didStart", "didFinish"], "observers see one operation (S1)")
+            #expect(observer.callbacks == ["didStart", "didFinish"], "observers see one operation (S1)")
         }
 
         @Test func stopsAtTheLimitWithTheLastAttemptsErrors() async {
@@ -99,7 +100,7 @@ extension ConditionalOperationsTests.CompositionTests {
             await retry.waitUntilFinished()
             #expect(retry.attemptCount == 1)
             #expect(testErrorIDs(retry.errors) == [1])
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
         /// A `ResultOperation` whose `execute()` never finishes (the default one would).

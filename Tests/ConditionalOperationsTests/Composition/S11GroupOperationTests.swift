@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -89,7 +90,7 @@ extension ConditionalOperationsTests.CompositionTests {
             OperationQueue().addOperation(group)
             await group.waitUntilFinished()
             #expect(group.errors.isEmpty)
-            #expect(observer.events == ["didStart", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didFinish"])
         }
 
         @Test func S11_childrenAddedWhileTheGroupRunsAreWaitedFor() async {
@@ -172,7 +173,7 @@ extension ConditionalOperationsTests.CompositionTests {
             await group.waitUntilFinished()
             #expect(testErrorIDs(group.errors) == [1, 2])
             #expect(waiting.executions.current == 0)
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
             #expect(observer.overlapCount == 0)
         }
 
@@ -204,7 +205,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let done = completionLatch(all)
             OperationQueue().addOperation(group)
             await group.waitUntilFinished()
-            #expect(observer.events == ["didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didCancel", "didFinish"])
             #expect(await done.wait(), "children that never ran still reach finished")
             #expect(all.allSatisfy { $0.isCancelled })
             #expect((children + [addedAfter]).allSatisfy { $0.executions.current == 0 })

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -15,16 +16,16 @@ extension ConditionalOperationsTests {
             #expect(operation.errors.isEmpty)
         }
 
-        @Test func S15_aThrownErrorFailsTheOperation() async {
+        @Test func S15_aThrownErrorFailsTheOperation() async throws {
             let operation = AsyncOperation<Int> { throw TestError(5) }
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.failed)
             #expect(operation.errors.map { $0 as? TestError } == [TestError(5)])
         }
 
         /// The work runs with the operation's priority, and `finishesWhenCancelled` is `false`.
-        @Test func S15_cancellingTheOperationCancelsTheTaskAndItFinishesOnceRunEnded() async {
+        @Test func S15_cancellingTheOperationCancelsTheTaskAndItFinishesOnceRunEnded() async throws {
             let started = Latch()
             let ended = Recorder()
             let operation = AsyncOperation<Void> {
@@ -39,12 +40,12 @@ extension ConditionalOperationsTests {
             #expect(await started.wait())
             #expect(!operation.finishesWhenCancelled)
             operation.cancel(with: TestError(6))
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(finishedAfterRun.all == ["[\"run ended\"]"], "finished only once run() returned")
             #expect(operation.errors.map { $0 as? TestError } == [TestError(6)])
         }
 
-        @Test func S15_aCancellationErrorThrownAfterTheCancelAddsNoErrorOfItsOwn() async {
+        @Test func S15_aCancellationErrorThrownAfterTheCancelAddsNoErrorOfItsOwn() async throws {
             let started = Latch()
             let operation = AsyncOperation<Void> {
                 started.countDown()
@@ -54,18 +55,18 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(operation)
             #expect(await started.wait())
             operation.cancel()
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.isCancelled)
             #expect(operation.errors.isEmpty)
             #expect(throws: CancellationError.self) { try operation.result?.get() }
         }
 
-        @Test func S15_anOperationCancelledBeforeItExecutesNeverRunsItsWork() async {
+        @Test func S15_anOperationCancelledBeforeItExecutesNeverRunsItsWork() async throws {
             let ran = Recorder()
             let operation = AsyncOperation<Void> { ran.record("ran") }
             operation.cancel()
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(ran.all.isEmpty)
         }
 
@@ -84,7 +85,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [(true, "satisfied"), (false, "conditionFailed")])
-        func S15_anAsyncConditionAwaitsItsTest(holds: Bool, outcome: String) async {
+        func S15_anAsyncConditionAwaitsItsTest(holds: Bool, outcome: String) async throws {
             let operation = ProbeOperation()
             operation.addCondition(
                 AsyncCondition(name: "awaited") {
@@ -92,22 +93,22 @@ extension ConditionalOperationsTests {
                     return holds
                 })
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.executions.current == (holds ? 1 : 0))
             let errors = operation.errors.compactMap { $0 as? OperationError }
             #expect(errors == (holds ? [] : [.conditionFailed(name: "awaited")]), "\(outcome)")
         }
 
-        @Test func S15_anAsyncConditionThatThrowsFailsWithItsError() async {
+        @Test func S15_anAsyncConditionThatThrowsFailsWithItsError() async throws {
             let operation = ProbeOperation()
             operation.addCondition(AsyncCondition { throw TestError(7) })
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.executions.current == 0)
             #expect(operation.errors.map { $0 as? TestError } == [TestError(7)])
         }
 
-        @Test func S15_anAsyncConditionThatNeverAnswersIsCancelledWithItsOperation() async {
+        @Test func S15_anAsyncConditionThatNeverAnswersIsCancelledWithItsOperation() async throws {
             let evaluating = Latch()
             let testCancelled = Latch()
             let operation = ProbeOperation()
@@ -122,7 +123,7 @@ extension ConditionalOperationsTests {
             #expect(await evaluating.wait())
             operation.cancel()
             #expect(await testCancelled.wait(), "the test's task was cancelled")
-            _ = await within { await operation.waitUntilFinished() }
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.executions.current == 0)
         }
     }

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ extension ConditionalOperationsTests {
             #expect(operation.executions.current == 1)
         }
 
-        @Test func S2_allConditionsAreEvaluatedConcurrently() async {
+        @Test func S2_allConditionsAreEvaluatedConcurrently() async throws {
             let first = ManualCondition()
             let second = ManualCondition()
             let operation = ProbeOperation()
@@ -35,8 +36,8 @@ extension ConditionalOperationsTests {
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             // Both are asked before either answered.
-            #expect(await first.evaluated.wait())
-            #expect(await second.evaluated.wait())
+            try await first.evaluated(within: 20)
+            try await second.evaluated(within: 20)
             #expect(operation.state == .evaluatingConditions)
             second.answer(.satisfied)
             first.answer(.satisfied)
@@ -62,7 +63,7 @@ extension ConditionalOperationsTests {
             #expect(operation.errors.contains { ($0 as? TestError) == TestError(3) })
             #expect(operation.errors.contains { ($0 as? TestError) == TestError(4) })
             #expect(!operation.isCancelled, "a failed condition is not a cancellation")
-            #expect(observer.events == ["didFinish"])
+            #expect(observer.callbacks == ["didFinish"])
         }
 
         @Test func S2_aCompletionCalledTwiceIsCountedOnce() async {

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -41,14 +42,14 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [false, true])
-        func itNamesTheConditionsThatHaveNotAnswered(conditional: Bool) async {
+        func itNamesTheConditionsThatHaveNotAnswered(conditional: Bool) async throws {
             let pending = ManualCondition()
             let operation = ProbeOperation()
             operation.addCondition(BlockCondition(name: "Answered") { true })
             operation.addCondition(pending)
             let done = completionLatch([operation])
             Self.queue(conditional: conditional).addOperation(operation)
-            #expect(await pending.evaluated.wait())
+            try await pending.evaluated(within: 20)
             guard case .conditions(let unanswered, let waited) = operation.diagnosis.reason else {
                 Issue.record("expected conditions, got \(operation.diagnosis)")
                 return

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ extension ConditionalOperationsTests {
             return true
         }
 
-        @Test func aGroupOfFourReportsFractionCompletedFromZeroToOneAsChildrenFinish() async {
+        @Test func aGroupOfFourReportsFractionCompletedFromZeroToOneAsChildrenFinish() async throws {
             let children = Self.heldChildren(4)
             let group = GroupOperation(operations: children)
             let progress = group.progress
@@ -26,17 +27,17 @@ extension ConditionalOperationsTests {
             #expect(progress.fractionCompleted == 0)
             for (index, child) in children.enumerated() {
                 child.finish()
-                #expect(await within { await child.waitUntilFinished() } != nil)
+                try await child.waitUntilFinished(timeout: 10)
                 let expected = Double(index + 1) / 4
                 await waitUntil { progress.fractionCompleted >= expected }
                 #expect(progress.fractionCompleted == expected)
             }
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(progress.fractionCompleted == 1)
             #expect(progress.completedUnitCount == 4)
         }
 
-        @Test func aPlainOperationChildCountsOneUnitWhenItFinishes() async {
+        @Test func aPlainOperationChildCountsOneUnitWhenItFinishes() async throws {
             let plain = BlockOperation {}
             let held = ProbeOperation(.never)
             let group = GroupOperation(operations: [held, plain])
@@ -47,11 +48,11 @@ extension ConditionalOperationsTests {
             await waitUntil { progress.fractionCompleted >= 0.5 }
             #expect(progress.fractionCompleted == 0.5)  // the plain one finished
             held.finish()
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func childrenAddedLaterGrowTheTotal() async {
+        @Test func childrenAddedLaterGrowTheTotal() async throws {
             let first = Self.heldChildren(2)
             let group = GroupOperation(operations: first)
             let progress = group.progress
@@ -62,7 +63,7 @@ extension ConditionalOperationsTests {
             #expect(await Self.executing(first + [beforeStart]))
             #expect(progress.totalUnitCount == 3)  // counted once, not again when it reached the queue
             first[0].finish()
-            #expect(await within { await first[0].waitUntilFinished() } != nil)
+            try await first[0].waitUntilFinished(timeout: 10)
             let later = Self.heldChildren(2)
             group.addOperations(later)
             #expect(await Self.executing(later))
@@ -70,27 +71,27 @@ extension ConditionalOperationsTests {
             await waitUntil { progress.fractionCompleted >= 0.2 }
             #expect(progress.fractionCompleted == 0.2)
             for child in [first[1], beforeStart] + later { child.finish() }
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func aProgressAskedForWhileTheGroupRunsCountsTheChildrenFinishedAlready() async {
+        @Test func aProgressAskedForWhileTheGroupRunsCountsTheChildrenFinishedAlready() async throws {
             let children = Self.heldChildren(4)
             let group = GroupOperation(operations: children)
             ConditionalOperationQueue().addOperation(group)
             #expect(await Self.executing(children))
             children[0].finish()
-            #expect(await within { await children[0].waitUntilFinished() } != nil)
+            try await children[0].waitUntilFinished(timeout: 10)
             await waitUntil { group.state == .executing && children[0].isFinished }
             let progress = group.progress
             #expect(progress.totalUnitCount == 4)
             #expect(progress.fractionCompleted == 0.25)
             for child in children.dropFirst() { child.finish() }
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func aChildReportingStepsMovesTheGroupsFraction() async {
+        @Test func aChildReportingStepsMovesTheGroupsFraction() async throws {
             let stepping = ProgressTests.SteppingOperation()
             let other = ProbeOperation(.never)
             let group = GroupOperation(operations: [stepping, other])
@@ -103,18 +104,18 @@ extension ConditionalOperationsTests {
             #expect(progress.fractionCompleted == 0.25)  // half of one of two units
             stepping.finish()
             other.finish()
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func cancellingTheGroupsProgressCancelsEveryChild() async {
+        @Test func cancellingTheGroupsProgressCancelsEveryChild() async throws {
             let children = Self.heldChildren(3)
             let group = GroupOperation(operations: children)
             let progress = group.progress
             ConditionalOperationQueue().addOperation(group)
             #expect(await Self.executing(children))
             progress.cancel()
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(group.isCancelled)
             #expect(children.allSatisfy { $0.isCancelled && $0.isFinished })
             #expect(progress.fractionCompleted == 1)

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -21,29 +22,29 @@ extension ConditionalOperationsTests {
             }
         }
 
-        @Test func aFinishedOperationsProgressIsComplete() async {
+        @Test func aFinishedOperationsProgressIsComplete() async throws {
             let operation = ProbeOperation()
             let progress = operation.progress
             #expect(progress.totalUnitCount == 1)
             #expect(progress.completedUnitCount == 0)
             OperationQueue().addOperation(operation)
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(progress.completedUnitCount == 1)
             #expect(progress.fractionCompleted == 1)
             #expect(progress.isFinished)
             #expect(!progress.isCancelled)
         }
 
-        @Test func aFailedOperationsProgressIsCompleteToo() async {
+        @Test func aFailedOperationsProgressIsCompleteToo() async throws {
             let operation = ProbeOperation(.finishWith([TestError(1)]))
             let progress = operation.progress
             ConditionalOperationQueue().addOperation(operation)
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.failed)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func aSubclassReportsItsSteps() async {
+        @Test func aSubclassReportsItsSteps() async throws {
             let operation = SteppingOperation()
             let progress = operation.progress
             OperationQueue().addOperation(operation)
@@ -55,40 +56,40 @@ extension ConditionalOperationsTests {
             operation.step()
             #expect(progress.fractionCompleted == 0.5)
             operation.finish()  // the steps left are completed with it
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(progress.completedUnitCount == 4)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func cancellingTheProgressCancelsTheOperationWhichFinishes() async {
+        @Test func cancellingTheProgressCancelsTheOperationWhichFinishes() async throws {
             let operation = ProbeOperation(.never)
             let progress = operation.progress
             OperationQueue().addOperation(operation)
             #expect(await operation.executing.wait(seconds: 10))
             progress.cancel()  // its handler runs on another thread on Linux
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.isCancelled)
             #expect(progress.isCancelled)
             #expect(progress.fractionCompleted == 1)
         }
 
-        @Test func cancellingTheProgressBeforeTheOperationRunsCancelsIt() async {
+        @Test func cancellingTheProgressBeforeTheOperationRunsCancelsIt() async throws {
             let operation = ProbeOperation()
             operation.progress.cancel()
             await waitUntil(seconds: 10) { operation.isCancelled }
             #expect(operation.isCancelled)
             OperationQueue().addOperation(operation)
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(operation.executions.current == 0)
         }
 
-        @Test func cancellingTheOperationCancelsItsProgress() async {
+        @Test func cancellingTheOperationCancelsItsProgress() async throws {
             let operation = ProbeOperation(.never)
             let progress = operation.progress
             OperationQueue().addOperation(operation)
             #expect(await operation.executing.wait(seconds: 10))
             operation.cancel()
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(progress.isCancelled)
         }
 
@@ -98,7 +99,7 @@ extension ConditionalOperationsTests {
             #expect(operation.progress.isCancelled)
         }
 
-        @Test func S12_aFinishedOperationsProgressIsReleased() async {
+        @Test func S12_aFinishedOperationsProgressIsReleased() async throws {
             let operation = ProbeOperation()
             weak var weakProgress: Progress?
             do {
@@ -108,7 +109,7 @@ extension ConditionalOperationsTests {
                 #expect(operation.progress === progress)  // one progress while it runs
             }
             OperationQueue().addOperation(operation)
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(!ProgressTable.contains(operation))
             await waitUntil { weakProgress == nil }
             #expect(weakProgress == nil)
@@ -117,20 +118,20 @@ extension ConditionalOperationsTests {
             #expect(!ProgressTable.contains(operation))
         }
 
-        @Test func anOperationWhoseProgressIsNeverAskedForMakesNone() async {
+        @Test func anOperationWhoseProgressIsNeverAskedForMakesNone() async throws {
             let operation = ProbeOperation()
             operation.addObserver(BlockObserver(didFinish: { _, _ in }))
             #expect(!ProgressTable.contains(operation))
             OperationQueue().addOperation(operation)
-            #expect(await within { await operation.waitUntilFinished() } != nil)
+            try await operation.waitUntilFinished(timeout: 10)
             #expect(!ProgressTable.contains(operation))
         }
 
-        @Test func aGroupWhoseProgressIsNeverAskedForMakesNoneForItsChildren() async {
+        @Test func aGroupWhoseProgressIsNeverAskedForMakesNoneForItsChildren() async throws {
             let children = [ProbeOperation(), ProbeOperation()]
             let group = GroupOperation(operations: children)
             ConditionalOperationQueue().addOperation(group)
-            #expect(await within { await group.waitUntilFinished() } != nil)
+            try await group.waitUntilFinished(timeout: 10)
             #expect(!ProgressTable.contains(group))
             #expect(children.allSatisfy { !ProgressTable.contains($0) })
         }

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Dispatch
 import Foundation
 
@@ -69,6 +70,26 @@ enum MisuseTable {
             completion: @escaping @Sendable (OperationConditionResult) -> Void
         ) {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { completion(.satisfied) }
+        }
+    }
+
+    /// A condition that keeps its completion and calls it on every `answer`, which a condition must
+    /// not do (ConditionalOperationsTesting's `ManualCondition` answers each evaluation once): it
+    /// checks that the operation counts only the first answer.
+    final class RepeatingCondition: OperationCondition, Sendable {
+        private let completion = Locked<(@Sendable (OperationConditionResult) -> Void)?>(nil)
+        let evaluated = Latch()
+
+        func evaluate(
+            for operation: ConditionalOperation,
+            completion: @escaping @Sendable (OperationConditionResult) -> Void
+        ) {
+            self.completion.withLock { $0 = completion }
+            evaluated.countDown()
+        }
+
+        func answer(_ result: OperationConditionResult) {
+            completion.withLock { $0 }?(result)
         }
     }
 

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ extension ConditionalOperationsTests {
             operation.cancel()
             operation.finish()
             #expect(await done.wait())
-            #expect(observer.events == ["didStart", "didProduce", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didProduce", "didCancel", "didFinish"])
             #expect(operation.executions.current == 1)
             #expect(operation.hooks.all == ["finished(0)"])
         }
@@ -29,7 +30,7 @@ extension ConditionalOperationsTests {
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             #expect(await done.wait())
-            #expect(observer.events == ["didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didCancel", "didFinish"])
             #expect(operation.executions.current == 0)
         }
 
@@ -43,7 +44,7 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             #expect(operation.executions.current == 0)
             #expect(operation.isCancelled)
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
         @Test func S1_aDidStartObserverThatFinishesPreventsExecute() async {
@@ -78,10 +79,10 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             for (operation, observer) in zip(operations, observers) {
                 #expect(observer.overlapCount == 0)
-                #expect(observer.events.first == "didStart")
-                #expect(observer.events.last == "didFinish")
-                #expect(observer.recorder.count("didFinish") == 1)
-                #expect(observer.recorder.count("didCancel") <= 1)
+                #expect(observer.callbacks.first == "didStart")
+                #expect(observer.callbacks.last == "didFinish")
+                #expect(observer.callbacks.count(where: { $0 == "didFinish" }) == 1)
+                #expect(observer.callbacks.count(where: { $0 == "didCancel" }) <= 1)
                 // A cancel landing before execute() began skips it.
                 #expect(operation.executions.current <= 1)
                 #expect(operation.hooks.all.count == 1, "finished(errors:) exactly once")

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             #expect(operation.isCancelled)
             #expect(operation.errors.first as? OperationError == .timedOut(0.05))
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
         @Test func S8_anOperationThatFinishesInTimeIsNotCancelled() async {
@@ -32,14 +33,14 @@ extension ConditionalOperationsTests {
             #expect(operation.errors.isEmpty)
         }
 
-        @Test func S8_theTimerStartsAtDidStartNotAtEnqueue() async {
+        @Test func S8_theTimerStartsAtDidStartNotAtEnqueue() async throws {
             let condition = ManualCondition()
             let operation = ProbeOperation(.finishAtOnce)
             operation.addCondition(condition)
             operation.addObserver(TimeoutObserver(timeout: 0.05))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
-            #expect(await condition.evaluated.wait())
+            try await condition.evaluated(within: 20)
             let pastDeadline = Latch()
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
             #expect(await pastDeadline.wait())

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ extension ConditionalOperationsTests {
             #expect(queue.operationCount == 0 || operation.isFinished)
         }
 
-        @Test func slowConditionsHoldNoQueueSlot() async {
+        @Test func slowConditionsHoldNoQueueSlot() async throws {
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
             let slow = ManualCondition()
@@ -45,7 +46,7 @@ extension ConditionalOperationsTests {
             let unrelated = ProbeOperation()
             let unrelatedDone = completionLatch([unrelated])
             queue.addOperation(waiting)
-            #expect(await slow.evaluated.wait())
+            try await slow.evaluated(within: 20)
             queue.addOperation(unrelated)
             #expect(await unrelatedDone.wait(), "an unrelated operation runs while a condition is pending")
             #expect(waiting.state == .evaluatingConditions)

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             #expect(operation.executions.current == 0)
             #expect(operation.errors as? [TestError] == [TestError(1), TestError(2)])
-            #expect(observer.events == ["didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didCancel", "didFinish"])
             dependency.cancel()
             dependency.start()
         }
@@ -91,7 +92,7 @@ extension ConditionalOperationsTests {
             #expect(operation.isCancelled)
             operation.finish(error: TestError(6))
             #expect(operation.errors as? [TestError] == [TestError(5)])
-            #expect(observer.events == ["didStart", "didCancel", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
         @Test func S5_anOperationThatFinishesItselfStaysExecutingUntilItDoes() async {

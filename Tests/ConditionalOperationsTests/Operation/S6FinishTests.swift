@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             #expect(operation.executions.current == 0)
             #expect(operation.errors as? [TestError] == [TestError(3)])
-            #expect(observer.events == ["didFinish"])
+            #expect(observer.callbacks == ["didFinish"])
         }
 
         @Test func S6_finishInsideExecuteIsSynchronous() {
@@ -68,12 +69,12 @@ extension ConditionalOperationsTests {
             await operation.waitUntilFinished()  // returns at once once finished
         }
 
-        @Test func manualStartWaitsForConditionsWithoutBlocking() async {
+        @Test func manualStartWaitsForConditionsWithoutBlocking() async throws {
             let condition = ManualCondition()
             let operation = ProbeOperation()
             operation.addCondition(condition)
             operation.start()
-            #expect(await condition.evaluated.wait())
+            try await condition.evaluated(within: 20)
             #expect(operation.state == .evaluatingConditions)
             condition.answer(.satisfied)
             await operation.waitUntilFinished()
@@ -90,7 +91,7 @@ extension ConditionalOperationsTests {
             operation.produceOperation(produced)
             #expect(await producedDone.wait())
             operation.finish()
-            #expect(observer.events == ["didStart", "didProduce", "didFinish"])
+            #expect(observer.callbacks == ["didStart", "didProduce", "didFinish"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -194,13 +195,13 @@ extension ConditionalOperationsTests {
             #expect(sawFinished.withLock { $0 })
         }
 
-        @Test func waitUntilAllOperationsAreFinishedWaitsForHeldOperations() async {
+        @Test func waitUntilAllOperationsAreFinishedWaitsForHeldOperations() async throws {
             let queue = ConditionalOperationQueue()
             let condition = ManualCondition()
             let held = ProbeOperation()
             held.addCondition(condition)
             queue.addOperation(held)
-            #expect(await condition.evaluated.wait())
+            try await condition.evaluated(within: 20)
             let returned = Latch()
             DispatchQueue.global().async {
                 queue.waitUntilAllOperationsAreFinished()
@@ -212,13 +213,13 @@ extension ConditionalOperationsTests {
             #expect(held.isFinished)
         }
 
-        @Test func aBarrierWaitsForHeldOperationsAndHoldsBackLaterOnes() async {
+        @Test func aBarrierWaitsForHeldOperationsAndHoldsBackLaterOnes() async throws {
             let queue = ConditionalOperationQueue()
             let condition = ManualCondition()
             let earlier = ProbeOperation()
             earlier.addCondition(condition)
             queue.addOperation(earlier)
-            #expect(await condition.evaluated.wait())
+            try await condition.evaluated(within: 20)
             let barrierRan = Latch()
             let earlierFinishedFirst = Locked(false)
             queue.addBarrierBlock {

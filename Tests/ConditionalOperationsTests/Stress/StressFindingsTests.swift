@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Dispatch
 import Foundation
 import Testing
@@ -24,7 +25,9 @@ extension ConditionalOperationsTests {
             operation.produceOperation(BlockOperation {})
             operation.finish()
             #expect(await done.wait())
-            #expect(!observer.events.drop { $0 != "didCancel" }.contains("didProduce"), "\(observer.events)")
+            #expect(
+                !observer.callbacks.drop { $0 != "didCancel" }.contains("didProduce"), "\(observer.callbacks)"
+            )
         }
 
         /// Found under ThreadSanitizer on plain queues (base seed 0xf1a2, batch seed

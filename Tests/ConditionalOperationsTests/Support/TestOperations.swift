@@ -47,26 +47,6 @@ final class ProbeOperation: ConditionalOperation, @unchecked Sendable {  // stor
     }
 }
 
-/// A condition answered from outside the test, whenever the test decides.
-final class ManualCondition: OperationCondition, Sendable {
-    private let completion = Locked<(@Sendable (OperationConditionResult) -> Void)?>(nil)
-    let evaluated = Latch()
-
-    var name: String { "ManualCondition" }
-
-    func evaluate(
-        for operation: ConditionalOperation,
-        completion: @escaping @Sendable (OperationConditionResult) -> Void
-    ) {
-        self.completion.withLock { $0 = completion }
-        evaluated.countDown()
-    }
-
-    func answer(_ result: OperationConditionResult) {
-        completion.withLock { $0 }?(result)
-    }
-}
-
 /// A condition that answers later, from another thread (a test double; the library has
 /// `AsyncCondition` for async closures).
 struct LaterCondition: OperationCondition {

@@ -42,3 +42,10 @@ func untilCancelled() async {
         cancelled.countDown()
     }
 }
+
+extension Result {
+    /// The error of a failure, for `#expect(outcome?.failure is SomeError)`.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}

@@ -1,0 +1,64 @@
+import ConditionalOperations
+import Foundation
+
+extension ConditionalOperation {
+    /// Returns once the operation finished and its `didFinish` observers returned, or throws a
+    /// ``WaitTimeoutError`` saying why it still waits once `timeout` seconds passed.
+    ///
+    /// ```swift
+    /// queue.addOperation(upload)
+    /// try await upload.waitUntilFinished(timeout: 5)
+    /// #expect(upload.errors.isEmpty)
+    /// ```
+    ///
+    /// It holds no thread and polls nothing: it reads the operation's `events` against a timer,
+    /// and whichever loses is cancelled before it returns or throws, so nothing of the wait is left
+    /// running. Cancelling the calling task throws `CancellationError`; the operation is not
+    /// cancelled. Unlike `waitUntilFinished()`, a wait that never ends fails the test instead of
+    /// hanging it.
+    public func waitUntilFinished(timeout: TimeInterval) async throws {
+        let events = self.events
+        let outcome = try await race(
+            {
+                // The stream ends after didFinish, which comes after every didFinish observer.
+                for await _ in events {}
+            }, seconds: timeout)
+        if case .timedOut = outcome {
+            let diagnosis = self.diagnosis
+            throw WaitTimeoutError(
+                awaited: .finished, subject: diagnosis.name, timeout: timeout, diagnosis: diagnosis)
+        }
+    }
+
+    /// Returns once the operation is in `state` or a later one, or throws a ``WaitTimeoutError``
+    /// saying why it still waits once `timeout` seconds passed.
+    ///
+    /// ```swift
+    /// queue.addOperation(download)
+    /// try await download.waitUntil(.executing, timeout: 5)
+    /// download.cancel()
+    /// ```
+    ///
+    /// States only move forward, and not every operation passes through each of them: a cancelled
+    /// one goes from `ready` to `finishing` without executing, and one without conditions skips
+    /// `evaluatingConditions`. Waiting for such a state returns once the operation is past it, so
+    /// check `state` (or `isCancelled`) afterwards when it matters which way it went.
+    ///
+    /// Like ``waitUntilFinished(timeout:)``, it holds no thread, polls nothing and leaves nothing
+    /// running; cancelling the calling task throws `CancellationError`.
+    public func waitUntil(_ state: State, timeout: TimeInterval) async throws {
+        let events = self.events
+        let outcome = try await race(
+            {
+                // The stream yields the current state first, so a state already reached returns at once.
+                for await event in events {
+                    if case .stateChanged(let current) = event, current >= state { return }
+                }
+            }, seconds: timeout)
+        if case .timedOut = outcome {
+            let diagnosis = self.diagnosis
+            throw WaitTimeoutError(
+                awaited: .state(state), subject: diagnosis.name, timeout: timeout, diagnosis: diagnosis)
+        }
+    }
+}
