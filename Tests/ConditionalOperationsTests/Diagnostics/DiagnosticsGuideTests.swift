@@ -126,6 +126,26 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
         }
 
+        @Test func aStuckQueueIsDrawnAsAGraph() throws {
+            let queue = ConditionalOperationQueue()
+            queue.isSuspended = true
+            let upload = ProbeOperation()
+            upload.name = "upload"
+            let sync = ProbeOperation()
+            sync.name = "sync"
+            sync.addDependency(upload)
+            queue.add([upload, sync])
+            let graph = OperationGraph(queue: queue)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stuck-\(UUID()).dot")
+                .path
+            try graph.dot.write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8).contains("ProbeOperation 'sync'"))
+            #expect(graph.mermaid.contains("-->"))
+            queue.cancelAllOperations()
+            queue.isSuspended = false
+        }
+
         @Test func aLoggerPrintsOneLineARecord() async {
             let lines = Locked<[String]>([])
             let finished = Latch()
