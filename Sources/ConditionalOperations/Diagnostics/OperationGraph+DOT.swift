@@ -40,20 +40,12 @@ extension OperationGraph {
     /// (`\n`, `\l`, `\N`, …), so backslashes and quotes are escaped, and a line break in a name
     /// becomes a line break of the label.
     static func dotEscaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        var afterCarriageReturn = false
-        for scalar in text.unicodeScalars {
-            defer { afterCarriageReturn = scalar == "\r" }
+        escaped(text, lineBreak: "\\n") { scalar in
             switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n" where afterCarriageReturn: continue
-            case "\n", "\r": escaped += "\\n"
-            case _ where scalar.properties.generalCategory == .control: escaped += " "
-            default: escaped.unicodeScalars.append(scalar)
+            case "\\": "\\\\"
+            case "\"": "\\\""
+            default: nil
             }
         }
-        return escaped
     }
 }

@@ -42,26 +42,18 @@ extension OperationGraph {
     /// `#…;` entity codes and draws labels as HTML, so those characters become entity codes; a
     /// line break in a name becomes `<br>`.
     static func mermaidEscaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        var afterCarriageReturn = false
-        for scalar in text.unicodeScalars {
-            defer { afterCarriageReturn = scalar == "\r" }
+        escaped(text, lineBreak: "<br>") { scalar in
             switch scalar {
-            case "\"": escaped += "#quot;"
-            case "#": escaped += "#35;"
-            case "&": escaped += "#amp;"
-            case "<": escaped += "#lt;"
-            case ">": escaped += "#gt;"
+            case "\"": "#quot;"
+            case "#": "#35;"
+            case "&": "#amp;"
+            case "<": "#lt;"
+            case ">": "#gt;"
             // `%%` starts a comment and a backtick a Markdown string, in some of Mermaid's parsers.
-            case "%": escaped += "#37;"
-            case "`": escaped += "#96;"
-            case "\n" where afterCarriageReturn: continue
-            case "\n", "\r": escaped += "<br>"
-            case _ where scalar.properties.generalCategory == .control: escaped += " "
-            default: escaped.unicodeScalars.append(scalar)
+            case "%": "#37;"
+            case "`": "#96;"
+            default: nil
             }
         }
-        return escaped
     }
 }

@@ -69,3 +69,29 @@ extension OperationGraph {
         omitted == 0 ? nil : "\(omitted) more operation\(omitted == 1 ? "" : "s") not shown (limit reached)"
     }
 }
+
+extension OperationGraph {
+    /// `text` with each scalar `replacement` names replaced, every line break (LF, CR or CRLF)
+    /// made `lineBreak` and other control characters made spaces: the rules both formats share.
+    static func escaped(
+        _ text: String, lineBreak: String, replacing replacement: (Unicode.Scalar) -> String?
+    ) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" }
+            if let replaced = replacement(scalar) {
+                escaped += replaced
+                continue
+            }
+            switch scalar {
+            case "\n" where afterCarriageReturn: continue
+            case "\n", "\r": escaped += lineBreak
+            case _ where scalar.properties.generalCategory == .control: escaped += " "
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}
