@@ -8,6 +8,8 @@
 /// The closure runs in a task, holding no thread while it awaits. Cancelling the operation while
 /// the condition is evaluated cancels that task, and its late answer is ignored.
 public struct AsyncCondition: OperationCondition {
+    /// The name given to ``init(name:_:)``, used in messages and in the failure
+    /// ``OperationError/conditionFailed(name:)``.
     public let name: String
     private let test: @Sendable () async throws -> Bool
 
@@ -17,6 +19,11 @@ public struct AsyncCondition: OperationCondition {
         self.test = test
     }
 
+    /// Runs the closure in a task at the operation's quality of service and answers through
+    /// `completion` when it returns or throws; returns at once, without waiting for the task.
+    ///
+    /// Cancelling `operation` cancels the task, also when the operation was cancelled before the
+    /// task was made; the task's late answer is then ignored.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void

@@ -3,6 +3,8 @@
 ///
 /// The closure runs synchronously when the condition is evaluated, so keep it quick.
 public struct BlockCondition: OperationCondition {
+    /// The name given to ``init(name:_:)``, used in messages and in the failure
+    /// ``OperationError/conditionFailed(name:)``.
     public let name: String
     private let test: @Sendable () throws -> Bool
 
@@ -12,6 +14,8 @@ public struct BlockCondition: OperationCondition {
         self.test = test
     }
 
+    /// Calls the closure on the evaluating thread and answers through `completion` before
+    /// returning.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void

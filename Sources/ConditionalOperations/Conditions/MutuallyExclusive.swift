@@ -24,8 +24,10 @@ public struct MutuallyExclusive: OperationCondition {
         self.init(category: String(reflecting: type))
     }
 
+    /// `MutuallyExclusive<category>`, for messages and diagnoses.
     public var name: String { "MutuallyExclusive<\(category)>" }
 
+    /// The one category, ``category``, that the operation holds while it executes.
     public var mutuallyExclusiveCategories: Set<String> { [category] }
 
     /// Always satisfied: the exclusivity itself is enforced when the operation becomes ready.

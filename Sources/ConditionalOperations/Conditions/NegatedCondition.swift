@@ -13,12 +13,18 @@ public struct NegatedCondition<Base: OperationCondition>: OperationCondition {
         self.base = base
     }
 
+    /// `Not<base>`, with the base condition's name: also the name in the failure
+    /// ``OperationError/conditionFailed(name:)``.
     public var name: String { "Not<\(base.name)>" }
 
+    /// The base condition's dependency, which its evaluation may need.
     public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? {
         base.dependency(for: operation)
     }
 
+    /// Evaluates the base condition and answers the opposite: satisfied when the base fails,
+    /// whatever its error, and failed with ``OperationError/conditionFailed(name:)`` when it is
+    /// satisfied.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void

@@ -27,9 +27,12 @@ public protocol OperationCondition: Sendable {
 }
 
 extension OperationCondition {
+    /// The condition type's name, such as `"BlockCondition"`.
     public var name: String { String(describing: Self.self) }
 
+    /// No categories: the condition does not make the operation exclusive.
     public var mutuallyExclusiveCategories: Set<String> { [] }
 
+    /// `nil`: the condition needs no operation to finish before it is evaluated.
     public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? { nil }
 }

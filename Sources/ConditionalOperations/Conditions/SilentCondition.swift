@@ -10,12 +10,16 @@ public struct SilentCondition<Base: OperationCondition>: OperationCondition {
         self.base = base
     }
 
+    /// `Silent<base>`, with the base condition's name.
     public var name: String { "Silent<\(base.name)>" }
 
+    /// The base condition's categories: silencing drops the dependency only.
     public var mutuallyExclusiveCategories: Set<String> { base.mutuallyExclusiveCategories }
 
+    /// `nil`, whatever the base condition returns: the point of a silent condition.
     public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? { nil }
 
+    /// Evaluates the base condition and passes its answer on unchanged.
     public func evaluate(
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void

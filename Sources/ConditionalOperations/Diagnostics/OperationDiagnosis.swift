@@ -13,7 +13,10 @@ import Foundation
 public struct OperationDiagnosis: Sendable, CustomStringConvertible {
     /// The operation's type and name, as messages show it: `FetchUsers 'users'`.
     public let name: String
+    /// The operation's state when the diagnosis was made (for a plain `Foundation.Operation`:
+    /// `pending` before it is ready, then `ready`, `executing`, `finished`).
     public let state: ConditionalOperation.State
+    /// Whether the operation had been cancelled; a cancelled operation may still wait (S5).
     public let isCancelled: Bool
     /// What the operation waits for, or what it does.
     public let reason: Reason
@@ -39,11 +42,13 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case children
         /// Its `finished(errors:)` hook and `operationDidFinish` observers are running.
         case finishing
+        /// Finished, with these errors (empty if it succeeded): it waits for nothing.
         case finished(errors: [any Error])
     }
 
     /// An unfinished dependency and its state.
     public struct Dependency: Sendable, Equatable {
+        /// The dependency's type and name, as messages show it.
         public let name: String
         /// For a plain `Foundation.Operation`: `pending` before it is ready, then `ready`,
         /// `executing`, `finished`.
@@ -58,6 +63,7 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
 
     /// One category an operation waits for.
     public struct CategoryWait: Sendable, Equatable {
+        /// The category's name (see ``MutuallyExclusive/category``).
         public let category: String
         /// The operation holding it, if it is not this one; `nil` if nobody does yet (another
         /// category of the same request is still held by somebody).
@@ -85,6 +91,8 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case atConcurrencyLimit(Int)
     }
 
+    /// The diagnosis on one line: the operation's name, its state (and whether it is cancelled),
+    /// then the reason: `Upload 'photos' (executing): executing for 3.2 s`.
     public var description: String {
         "\(name) (\(state)\(isCancelled ? ", cancelled" : "")): \(reason)"
     }

@@ -6,6 +6,7 @@ public struct OperationLogRecord: Sendable, CustomStringConvertible {
     public let operation: ConditionalOperation
     /// When it happened.
     public let date: Date
+    /// What happened.
     public let event: Event
 
     /// What happened.
@@ -19,7 +20,10 @@ public struct OperationLogRecord: Sendable, CustomStringConvertible {
         case waitingForCategories([String])
         /// The categories it waited for are its own, after `waited` seconds.
         case acquiredCategories([String], waited: TimeInterval)
+        /// The operation was cancelled; `errors` are its errors at that moment, as
+        /// ``OperationObserver/operationDidCancel(_:errors:)`` receives them.
         case cancelled(errors: [any Error])
+        /// The operation finished with `errors` (empty if it succeeded); the operation's last record.
         case finished(errors: [any Error])
     }
 
@@ -39,6 +43,7 @@ public struct OperationLogRecord: Sendable, CustomStringConvertible {
 }
 
 extension OperationLogRecord.Event: CustomStringConvertible {
+    /// The event on one line, durations in seconds: `condition Reachable satisfied in 0.012 s`.
     public var description: String {
         switch self {
         case .stateChanged(let state):

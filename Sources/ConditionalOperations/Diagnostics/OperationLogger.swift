@@ -19,6 +19,8 @@
 /// queue.logger = SwiftLogOperationLogger(logger: Logger(label: "operations"))
 /// ```
 public protocol OperationLogger: Sendable {
+    /// Receives one record, on the library's serial queue of this logger; it must not block for
+    /// long, or the records after it wait.
     func log(_ record: OperationLogRecord)
 }
 
@@ -31,6 +33,7 @@ public struct BlockLogger: OperationLogger {
         self.body = body
     }
 
+    /// Calls the closure with `record`.
     public func log(_ record: OperationLogRecord) {
         body(record)
     }

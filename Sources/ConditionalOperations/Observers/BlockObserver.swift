@@ -24,6 +24,7 @@ public struct BlockObserver: OperationObserver {
             }
     }
 
+    /// Calls the `didStart` closure, if any.
     public func operationDidStart(_ operation: ConditionalOperation) {
         switch callbacks {
         case .didStart(let didStart): didStart(operation)
@@ -32,14 +33,17 @@ public struct BlockObserver: OperationObserver {
         }
     }
 
+    /// Calls the `didProduce` closure, if any.
     public func operation(_ operation: ConditionalOperation, didProduce newOperation: Foundation.Operation) {
         if case .several(let several) = callbacks { several.didProduce?(operation, newOperation) }
     }
 
+    /// Calls the `didCancel` closure, if any.
     public func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {
         if case .several(let several) = callbacks { several.didCancel?(operation, errors) }
     }
 
+    /// Calls the `didFinish` closure, if any.
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
         switch callbacks {
         case .didFinish(let didFinish): didFinish(operation, errors)

@@ -32,21 +32,26 @@ public struct MainActorObserver: OperationObserver {
         self.didFinish = didFinish
     }
 
+    /// Sends the `didStart` closure, if any, to the main actor; it runs there later.
     public func operationDidStart(_ operation: ConditionalOperation) {
         guard let didStart else { return }
         MainActorHop.perform { didStart(operation) }
     }
 
+    /// Sends the `didProduce` closure, if any, to the main actor; it runs there later.
     public func operation(_ operation: ConditionalOperation, didProduce newOperation: Foundation.Operation) {
         guard let didProduce else { return }
         MainActorHop.perform { didProduce(operation, newOperation) }
     }
 
+    /// Sends the `didCancel` closure, if any, to the main actor; it runs there later.
     public func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {
         guard let didCancel else { return }
         MainActorHop.perform { didCancel(operation, errors) }
     }
 
+    /// Sends the `didFinish` closure, if any, to the main actor; it may run there after
+    /// `isFinished` became `true`.
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
         guard let didFinish else { return }
         MainActorHop.perform { didFinish(operation, errors) }

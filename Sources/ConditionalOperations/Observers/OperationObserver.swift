@@ -19,8 +19,12 @@ public protocol OperationObserver: Sendable {
 }
 
 extension OperationObserver {
+    /// Does nothing: an observer that does not implement it ignores the start.
     public func operationDidStart(_ operation: ConditionalOperation) {}
+    /// Does nothing: an observer that does not implement it ignores produced operations.
     public func operation(_ operation: ConditionalOperation, didProduce newOperation: Foundation.Operation) {}
+    /// Does nothing: an observer that does not implement it ignores the cancel.
     public func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {}
+    /// Does nothing: an observer that does not implement it ignores the finish.
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {}
 }

@@ -15,6 +15,8 @@ public struct TimeoutObserver: OperationObserver {
         self.timeout = timeout
     }
 
+    /// Starts the operation's timer: `timeout` seconds from now it cancels the operation with
+    /// ``OperationError/timedOut(_:)``, unless the operation finished first.
     public func operationDidStart(_ operation: ConditionalOperation) {
         let timeout = self.timeout
         let timer = OneShotTimer.make(at: .after(timeout), qualityOfService: operation.qualityOfService) {
@@ -25,6 +27,7 @@ public struct TimeoutObserver: OperationObserver {
         timer.resume()
     }
 
+    /// Cancels the operation's timer, if it has one.
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
         timers.remove(for: operation)?.cancel()
     }

@@ -22,8 +22,11 @@ extension ConditionalOperation {
         /// `isFinished` is `true`. Final.
         case finished
 
+        /// Whether `lhs` comes before `rhs` in the operation's life: `state >= .ready` asks whether
+        /// an operation got that far.
         public static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// The case's name, as diagnoses and logs show it: `evaluatingConditions`.
         public var description: String {
             switch self {
             case .initialized: "initialized"

@@ -30,6 +30,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// The state machine, behind the operation's lock (one of ``LockTable``'s).
     var machine: MachineLock { MachineLock(operation: self) }
 
+    /// Creates an operation in the `initialized` state, with no conditions and no observers.
     public override init() {
         super.init()
     }
@@ -58,16 +59,24 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// `true` once the operation finished (or is finishing) with at least one error.
     public var failed: Bool { machine.withLock { $0.failed } }
 
+    /// Always `true`: the operation ends when it calls ``finish(errors:)``, not when ``execute()``
+    /// returns, so a queue never blocks a thread to run it.
     public final override var isAsynchronous: Bool { true }
 
+    /// `true` while the operation is `executing`, and while it is `finishing` after it executed;
+    /// `false` for an operation that finishes without executing.
     public final override var isExecuting: Bool { machine.withLock { $0.isExecuting() } }
 
+    /// `true` once the operation reached `finished`: after the `finished(errors:)` hook and every
+    /// `operationDidFinish` observer returned, so a dependent never starts before them.
     public final override var isFinished: Bool {
         // Foundation's reads (two to four, as its threads happen to run) are not the library's
         // trips: not counted, so that `LockTripTests` count only the library's own.
         machine.withLock(counted: false) { $0.state == .finished }
     }
 
+    /// `true` once ``cancel()`` took effect. Unlike a plain `Operation`'s, a cancel that comes
+    /// after finishing began is ignored and leaves it `false`.
     public final override var isCancelled: Bool { machine.withLock { $0.isCancelled } }
 
     /// `true` once every dependency finished and every condition was satisfied, or once cancelled.

@@ -24,6 +24,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     // mutable state: behind `registry`'s lock
     private let registry = Locked(QueueRegistry())
 
+    /// Creates a queue with Foundation's defaults (no concurrency limit, not suspended), no
+    /// ``delegate`` and no ``logger``.
     public override init() {
         super.init()
     }
@@ -59,6 +61,14 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     // MARK: Adding
 
+    /// Adds `operation`, telling the ``delegate`` first and making it depend on the queue's
+    /// barriers.
+    ///
+    /// Unlike a plain `OperationQueue`, a ``ConditionalOperation`` that is not ready yet (waiting
+    /// for dependencies, conditions or a category) is held back and handed to Foundation once it
+    /// is ready; its condition dependencies are added to this queue, and a dependency cycle it
+    /// closes finishes the cycle's operations with ``OperationError/dependencyCycle``. Any other
+    /// operation goes to Foundation at once.
     open override func addOperation(_ operation: Foundation.Operation) {
         if admit(operation) { super.addOperation(operation) }
     }

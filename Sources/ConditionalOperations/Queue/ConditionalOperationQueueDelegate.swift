@@ -15,7 +15,9 @@ public protocol ConditionalOperationQueueDelegate: AnyObject, Sendable {
 }
 
 extension ConditionalOperationQueueDelegate {
+    /// Does nothing: a delegate that does not implement it ignores additions.
     public func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {}
+    /// Does nothing: a delegate that does not implement it ignores finishes.
     public func operationQueue(
         _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
         errors: [any Error]

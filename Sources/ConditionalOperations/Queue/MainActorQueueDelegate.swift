@@ -36,11 +36,14 @@ public final class MainActorQueueDelegate: ConditionalOperationQueueDelegate {
         self.operationDidFinish = operationDidFinish
     }
 
+    /// Sends the `didAdd` closure, if any, to the main actor; it runs there after the queue added
+    /// the operation.
     public func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {
         guard let didAdd else { return }
         MainActorHop.perform { didAdd(queue, operation) }
     }
 
+    /// Sends the `operationDidFinish` closure, if any, to the main actor; it runs there later.
     public func operationQueue(
         _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
         errors: [any Error]
