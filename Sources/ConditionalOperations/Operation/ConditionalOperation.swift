@@ -246,8 +246,8 @@ struct MachineLock {
     unowned(unsafe) let operation: ConditionalOperation
 
     /// Runs `body` with exclusive access to the machine. Never call out to user code from `body`.
-    @inline(__always)
     /// `counted`: whether `-DLOCK_COUNTING` builds count the trip (Foundation's own reads are not).
+    @inline(__always)
     func withLock<Result>(counted: Bool = true, _ body: (inout OperationStateMachine) throws -> Result)
         rethrows
         -> Result
