@@ -7,7 +7,7 @@ struct ReportFormatter {
     func report(_ tally: WordTally.Snapshot) -> String {
         let ranked = tally.counts.sorted { ($0.words, $1.path) > ($1.words, $0.path) }
         let width = max(5, String(tally.totalWords).count)
-        var lines = ["", "── Word count report for \(folder)/ ──"]
+        var lines = ["── Word count report for \(folder)/ ──"]
 
         if ranked.isEmpty {
             lines.append("No text files (.swift, .md, .txt) were counted.")
@@ -35,7 +35,6 @@ struct ReportFormatter {
                 lines.append("  \(failure.path): \(failure.reasons.joined(separator: "; "))")
             }
         }
-        lines.append("")
         return lines.joined(separator: "\n")
     }
 

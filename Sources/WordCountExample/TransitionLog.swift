@@ -1,7 +1,12 @@
+import ConditionalOperations
 import Foundation
 
-/// Where ``TransitionObserver``s write: timestamps relative to program start, and a count of the
-/// transitions that were not printed, to keep the output short.
+/// Where ``TransitionObserver``s write: the lines of the operations shown, kept per operation until
+/// the program prints them, and a count of the transitions of the others, to keep the output short.
+///
+/// Observers are called on the threads of their operations, several at the same time. Printed at
+/// once, the lines of different operations would interleave differently on every run; kept per
+/// operation (whose own callbacks never overlap and come in order), they read the same every time.
 final class TransitionLog: Sendable {
     private struct Hidden {
         var operations = 0
@@ -12,14 +17,28 @@ final class TransitionLog: Sendable {
     }
 
     private let start = ContinuousClock.now
+    private let shown = Protected([String: [String]]())
     private let hidden = Protected(Hidden())
 
-    /// Prints `message` after the time elapsed since the log was created.
-    func write(_ message: String) {
-        print("[\(elapsed(width: 8))] \(message)")
+    /// Keeps `message` about `operation`, after the time elapsed since the log was created.
+    func record(_ message: String, of operation: ConditionalOperation) {
+        let label = Self.label(operation)
+        let line = "[\(elapsed(width: 10))] \(label): \(message)"
+        shown.withLock { $0[label, default: []].append(line) }
     }
 
-    /// Counts a transition that was not printed.
+    /// The lines kept about `operation`, in the order they came.
+    func lines(of operation: ConditionalOperation) -> [String] {
+        let label = Self.label(operation)
+        return shown.withLock { $0[label] ?? [] }
+    }
+
+    /// An operation's name, or its type's.
+    private static func label(_ operation: ConditionalOperation) -> String {
+        operation.name ?? String(describing: type(of: operation))
+    }
+
+    /// Counts a transition that was not kept.
     func countHidden(
         started: Bool = false, cancelled: Bool = false, finished: Bool = false,
         failed: Bool = false
@@ -35,7 +54,7 @@ final class TransitionLog: Sendable {
         }
     }
 
-    /// One line about the transitions that were counted but not printed.
+    /// One line about the transitions that were counted but not kept.
     func summaryOfHiddenLines() -> String {
         let hidden = hidden.withLock { $0 }
         guard hidden.operations > 0 else { return "Every transition was shown." }

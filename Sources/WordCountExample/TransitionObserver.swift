@@ -1,31 +1,28 @@
 import ConditionalOperations
 
-/// Prints every state transition an operation reports, with the time since program start.
+/// Records every state transition an operation reports in the log, with the time since program
+/// start, for the program to print.
 ///
-/// With `printsLines == false` it only counts them in the log, for the summary at the end.
+/// With `keepsLines == false` it only counts them in the log, for a one-line summary.
 /// Observer callbacks of one operation never overlap, but those of different operations do,
 /// on the threads that caused them: the observer itself holds nothing mutable.
 struct TransitionObserver: OperationObserver {
     let log: TransitionLog
-    let printsLines: Bool
+    let keepsLines: Bool
 
     func operationDidStart(_ operation: ConditionalOperation) {
-        guard printsLines else { return log.countHidden(started: true) }
-        log.write("\(label(operation)): didStart")
+        guard keepsLines else { return log.countHidden(started: true) }
+        log.record("didStart", of: operation)
     }
 
     func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {
-        guard printsLines else { return log.countHidden(cancelled: true) }
-        log.write("\(label(operation)): didCancel\(describe(errors))")
+        guard keepsLines else { return log.countHidden(cancelled: true) }
+        log.record("didCancel\(describe(errors))", of: operation)
     }
 
     func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
-        guard printsLines else { return log.countHidden(finished: true, failed: !errors.isEmpty) }
-        log.write("\(label(operation)): didFinish\(describe(errors))")
-    }
-
-    private func label(_ operation: ConditionalOperation) -> String {
-        operation.name ?? String(describing: type(of: operation))
+        guard keepsLines else { return log.countHidden(finished: true, failed: !errors.isEmpty) }
+        log.record("didFinish\(describe(errors))", of: operation)
     }
 
     private func describe(_ errors: [any Error]) -> String {

@@ -1,93 +1,197 @@
 import ConditionalOperations
 import Foundation
 
-/// Counts the words of every text file in a folder with one operation per file, then writes a report.
+/// Counts the words of every text file in a folder, showing on the way each thing the library
+/// does, in numbered sections.
 ///
-///     swift run --scratch-path .build-example WordCountExample [folder] [--graph FILE]
+///     swift run WordCountExample [folder] [--graph FILE]
 ///
 /// The folder defaults to the package's own `Sources/`. With `--graph FILE`, the graph of the
 /// operations as they ended is written to FILE: Mermaid if it ends in `.mmd` or `.md`, Graphviz
-/// DOT otherwise. The workflow is a graph of operations on a plain `OperationQueue`:
+/// DOT otherwise. The operations, on one `ConditionalOperationQueue`:
 ///
-///     CountWordsOperation (file 1) ─┐
-///     CountWordsOperation (file 2) ─┼─▶ WriteReportOperation
-///     …                             ─┘
+///     GroupOperation per folder ──▶ FolderSummaryOperation ─┐
+///     (a CountWordsOperation        (category "report")     ├─▶ AsyncOperation "format report"
+///      per file of the folder)                              │
+///     …                         ──▶ …                      ─┘
 ///
-/// Each count is guarded by a "file is readable" condition and a `TimeoutObserver`; the report is
-/// `MutuallyExclusive` with other writers of standard output; a `TransitionObserver` on every
-/// operation prints its state transitions.
+///     CountWordsOperation of a path that does not exist, on purpose   (1. a failed condition)
+///     an AsyncOperation that never finishes by itself (StalledRead)    (6. a timeout)
+///     WriteReportOperation, held back by a GoAheadCondition            (7. a diagnostic report)
+///
+/// The program waits for each step with `await`, so that each section prints what it shows
+/// once it happened; the operations of a step run side by side.
 @main
 struct WordCountApp {
     /// How many files get their transitions printed; the others are only counted.
-    static let filesShownInDetail = 10
+    static let filesShownInDetail = 3
     /// How many files the report lists by name.
     static let filesInReport = 10
-    /// How many files are read at the same time.
-    static let concurrentCounts = 4
+    /// How many operations the queue runs at the same time.
+    static let concurrentOperations = 4
     /// How long one file may take to count, in seconds.
     static let countTimeout: TimeInterval = 10
+    /// How long the stalled read may take, in seconds.
+    static let stalledReadTimeout: TimeInterval = 0.2
 
     static func main() async {
         let log = TransitionLog()  // the program's clock starts here
-
         let options: CommandLineOptions
         let folder: ScannedFolder
         do {
             options = try CommandLineOptions(arguments: CommandLine.arguments)
             folder = try ScannedFolder(arguments: options.folderArguments)
         } catch {
-            FileHandle.standardError.write(Data("WordCountExample: \(error)\n".utf8))
-            exit(1)
+            Console.exit(because: error)
         }
-
-        var files = TextFileScanner.textFiles(in: folder)
-        let scannedCount = files.count
-        // A demonstration: a path that does not exist, added on purpose, so that the output shows a
-        // condition failing and its operation finishing without executing.
-        files.insert(TextFile.missingOnPurpose(in: folder), at: 0)
-
-        let tally = WordTally()
-        let counts = files.enumerated().map { index, file in
-            let operation = CountWordsOperation(file: file, tally: tally)
-            operation.addObserver(TransitionObserver(log: log, printsLines: index < filesShownInDetail))
-            // A file that takes too long to read (a stalled network mount) is cancelled, reported
-            // with OperationError.timedOut, and does not hold up the report.
-            operation.addObserver(TimeoutObserver(timeout: countTimeout))
-            return operation
-        }
-        let report = WriteReportOperation(
-            tally: tally, folder: folder.displayName, listing: filesInReport, after: counts)
-        report.addObserver(TransitionObserver(log: log, printsLines: true))
-
-        let queue = OperationQueue()
+        let folders = TopLevelFolder.grouping(TextFileScanner.textFiles(in: folder), in: folder)
+        let queue = ConditionalOperationQueue()
         queue.name = "word count"
-        queue.maxConcurrentOperationCount = concurrentCounts
+        queue.maxConcurrentOperationCount = concurrentOperations
+        let tally = WordTally()
 
+        // Counting: a CountWordsOperation per file, each folder's in a GroupOperation; a path that
+        // does not exist; a read that never ends. All added at once, they run side by side.
+        let missing = count(TextFile.missingOnPurpose(in: folder), tally, log, keepsLines: true)
+        var filesToShow = filesShownInDetail
+        let counts = folders.map { folder in
+            folder.files.map { file in
+                defer { filesToShow -= 1 }
+                return count(file, tally, log, keepsLines: filesToShow > 0)
+            }
+        }
+        let groups = zip(folders, counts).map { folder, counts in
+            let group = GroupOperation(operations: counts)
+            group.name = "count \(folder.displayName)/"
+            return group
+        }
+        // Asked for before the groups run, so that each counts its children as they finish.
+        let progresses = groups.map(\.progress)
+        let stalledRead = StalledRead.operation(timeout: stalledReadTimeout)
+        stalledRead.addObserver(TransitionObserver(log: log, keepsLines: true))
+
+        let fileCount = counts.reduce(0) { $0 + $1.count }
         print(
-            "Counting words in \(scannedCount) text files under \(folder.displayName)/"
-                + " (\(concurrentCounts) at a time),")
-        print("plus 1 path that does not exist, added on purpose as a demonstration.")
-        print("Transitions of the first \(min(filesShownInDetail, counts.count)) files and of the report:")
-        for operation in counts { queue.addOperation(operation) }
-        queue.addOperation(report)
+            "Counting the words of \(fileCount) text files under \(folder.displayName)/: a CountWordsOperation"
+        )
+        print(
+            "per file, each folder's in a GroupOperation (\(Console.counted(groups.count, "group"))), on a ConditionalOperationQueue"
+        )
+        print("that runs \(concurrentOperations) operations at a time.")
+        queue.addOperation(missing)
+        queue.addOperation(stalledRead)
+        for group in groups { queue.addOperation(group) }
+        await missing.waitUntilFinished()
+        for group in groups { await group.waitUntilFinished() }
 
-        await report.waitUntilFinished()  // the library's async overload: holds no thread
+        Console.section("1. Conditions")
+        print("A count executes only if its condition \"file is readable\" holds. One path does not exist,")
+        print("on purpose: its count finished without executing (no didStart), with the failure:")
+        Console.printLines(log.lines(of: missing))
+        Console.expect(
+            missing.errors.contains { $0 as? OperationError == .conditionFailed(name: "file is readable") },
+            "the condition failed")
 
-        print(log.summaryOfHiddenLines())
-        print("Done in \(log.elapsed(sign: false)).")
+        Console.section("2. Observers")
+        print(
+            "A TransitionObserver on every count records what it sees; here the first \(filesShownInDetail) files:"
+        )
+        Console.printLines(counts.joined().prefix(filesShownInDetail).flatMap { log.lines(of: $0) })
+        print("  \(log.summaryOfHiddenLines())")
 
+        Console.section("3. Exclusivity")
+        let category = FolderSummaryOperation.category
+        print("A FolderSummaryOperation per folder, each with MutuallyExclusive(category: \"\(category)\"):")
+        let overlap = OverlapCounter()
+        let summaries = zip(folders, groups).map { folder, group in
+            FolderSummaryOperation(folder: folder, tally: tally, overlap: overlap, after: group)
+        }
+        let formatter = ReportFormatter(folder: folder.displayName, listing: filesInReport)
+        let formatReport = AsyncOperation(name: "format report") { formatter.report(tally.snapshot()) }
+        for summary in summaries { formatReport.addDependency(summary) }
+        // Added one by one, each asks for the category as it is added: they run in this order.
+        for summary in summaries { queue.addOperation(summary) }
+        let report: String
+        do {
+            report = try await queue.run(formatReport)
+        } catch {
+            Console.exit(because: error)
+        }
+        print(
+            "exclusive '\(category)': \(Console.counted(overlap.entered, "operation")), never more than \(overlap.mostAtOnce) at once"
+        )
+        Console.expect(overlap.mostAtOnce <= 1, "the summaries never overlapped")
+
+        Console.section("4. Groups")
+        print("Each folder's counts ran in a GroupOperation; group.progress adds up its children's:")
+        for (group, progress) in zip(groups, progresses) {
+            let percent = Int(progress.fractionCompleted * 100)
+            print(
+                "  \(group.name ?? "group"): finished, progress"
+                    + " \(progress.completedUnitCount)/\(progress.totalUnitCount) (\(percent)%)")
+        }
+
+        Console.section("5. Async work")
+        print("AsyncOperation 'format report' ran after the summaries, its dependencies;")
+        print(
+            "`try await queue.run(formatReport)` returned its value: the report section 7 prints.")
+
+        Console.section("6. Cancellation")
+        print("'\(stalledRead.name ?? "")' never finishes by itself;")
+        print("TimeoutObserver(timeout: \(stalledReadTimeout)) cancelled it with OperationError.timedOut:")
+        await stalledRead.waitUntilFinished()
+        Console.printLines(log.lines(of: stalledRead))
+        Console.expect(
+            stalledRead.errors.contains { $0 as? OperationError == .timedOut(stalledReadTimeout) },
+            "the stalled read timed out")
+
+        Console.section("7. Diagnostics")
+        let goAhead = GoAheadCondition()
+        let write = WriteReportOperation(text: report, goAhead: goAhead)
+        // A safety net: should the go-ahead never come, the program ends instead of hanging.
+        write.addDeadline(after: 10)
+        queue.addOperation(write)
+        await goAhead.asked()
+        print("'\(write.name ?? "")' waits for a condition of the program's own, \"\(goAhead.name)\".")
+        print("queue.diagnosticReport says:")
+        print(queue.diagnosticReport)
+        print("Then the go-ahead is given, and '\(write.name ?? "")' prints the report:\n")
+        goAhead.give()
+        await write.waitUntilFinished()
+        Console.expect(!write.failed, "the report was written")
+
+        Console.section("8. Graph")
+        var operations: [ConditionalOperation] = [missing, stalledRead]
+        operations += groups
+        operations += counts.flatMap { $0 }
+        operations += summaries
+        operations += [formatReport, write]
         if let graphFile = options.graphFile {
-            // The report depends on every count: the graph from it shows them all.
-            let graph = OperationGraph([report], limit: counts.count + 1)
             do {
-                try graphFile.write(graph)
+                try graphFile.write(OperationGraph(operations, limit: operations.count))
             } catch {
-                FileHandle.standardError.write(Data("WordCountExample: \(error)\n".utf8))
-                exit(1)
+                Console.exit(because: error)
             }
             print(
-                "Graph of the \(counts.count + 1) operations written to \(graphFile.path) (\(graphFile.format.rawValue))."
+                "Graph of the \(operations.count) operations (OperationGraph) written to \(graphFile.path)"
+                    + " (\(graphFile.format.rawValue)).")
+        } else {
+            print(
+                "With --graph FILE, the graph of the \(operations.count) operations (OperationGraph) is written to FILE."
             )
         }
+        print("Done in \(log.elapsed(sign: false)).")
+    }
+
+    /// A count of `file`, with a `TransitionObserver` and a `TimeoutObserver`.
+    private static func count(_ file: TextFile, _ tally: WordTally, _ log: TransitionLog, keepsLines: Bool)
+        -> CountWordsOperation
+    {
+        let operation = CountWordsOperation(file: file, tally: tally)
+        operation.addObserver(TransitionObserver(log: log, keepsLines: keepsLines))
+        // A file that takes too long to read (a stalled network mount, as in section 6) is
+        // cancelled, reported with OperationError.timedOut, and does not hold up the others.
+        operation.addObserver(TimeoutObserver(timeout: countTimeout))
+        return operation
     }
 }
