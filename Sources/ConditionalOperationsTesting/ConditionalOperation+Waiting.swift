@@ -23,7 +23,9 @@ extension ConditionalOperation {
                 // The stream ends after didFinish, which comes after every didFinish observer.
                 for await _ in events {}
             }, seconds: timeout)
-        if case .timedOut = outcome {
+        // The timer may win a race the operation had already won (a timeout of 0, a busy
+        // machine): it failed only if the operation is still not finished.
+        if case .timedOut = outcome, state != .finished {
             let diagnosis = self.diagnosis
             throw WaitTimeoutError(
                 awaited: .finished, subject: diagnosis.name, timeout: timeout, diagnosis: diagnosis)
@@ -55,7 +57,8 @@ extension ConditionalOperation {
                     if case .stateChanged(let current) = event, current >= state { return }
                 }
             }, seconds: timeout)
-        if case .timedOut = outcome {
+        // As for `waitUntilFinished(timeout:)`: it failed only if the state is still not reached.
+        if case .timedOut = outcome, self.state < state {
             let diagnosis = self.diagnosis
             throw WaitTimeoutError(
                 awaited: .state(state), subject: diagnosis.name, timeout: timeout, diagnosis: diagnosis)
