@@ -1,0 +1,169 @@
+import ConditionalOperations
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// The samples of `Documentation/Composition.md`, verbatim, with the stubs they need (checked
+    /// by `DocumentationSamplesTests`).
+    @Suite struct CompositionSamplesTests {
+        // MARK: Stubs the samples use (not in the guide)
+
+        final class DownloadOperation: ConditionalOperation, @unchecked Sendable {
+            let url: URL
+            init(url: URL) { self.url = url }
+            override func execute() { finish() }
+        }
+
+        final class UnzipOperation: ConditionalOperation, @unchecked Sendable {
+            override func execute() { finish() }
+        }
+
+        struct User: Sendable {
+            let name: String
+            let isActive: Bool
+        }
+
+        struct AuthenticationError: Error {}
+
+        /// Fails its first attempt, then fetches.
+        final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+            static let attempts = Counter()
+
+            override func execute() {
+                if Self.attempts.increment() == 1 { return finish(error: URLError(.timedOut)) }
+                finish(returning: [User(name: "Ada", isActive: true), User(name: "Bob", isActive: false)])
+            }
+        }
+
+        final class ProcessUsersOperation: ResultOperation<[String]>, @unchecked Sendable {
+            private let users = Locked<[User]>([])
+            func use(_ users: [User]) { self.users.withLock { $0 = users } }
+            override func execute() { finish(returning: users.withLock { $0 }.map(\.name)) }
+        }
+
+        // MARK: Samples
+
+        func fetchUsersThenProcessThem() async throws -> [String] {
+            struct User: Sendable {
+                let id: Int
+                let name: String
+                let isActive: Bool
+            }
+
+            /// Produces the users. A real one would call a web service; this one makes them up.
+            final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+                override func execute() {
+                    DispatchQueue.global().async {
+                        self.finish(returning: [
+                            User(id: 1, name: "Ada", isActive: true),
+                            User(id: 2, name: "Brian", isActive: false),
+                            User(id: 3, name: "Grace", isActive: true),
+                        ])
+                    }
+                }
+            }
+
+            /// Keeps the names of the active users it is handed.
+            final class ProcessUsersOperation: ResultOperation<[String]>, @unchecked Sendable {
+                private let lock = NSLock()
+                private var users: [User] = []  // mutable state: only under `lock`
+
+                func use(_ users: [User]) {
+                    lock.withLock { self.users = users }
+                }
+
+                override func execute() {
+                    let users = lock.withLock { self.users }
+                    finish(returning: users.filter(\.isActive).map(\.name))
+                }
+            }
+
+            let fetch = FetchUsersOperation()
+            let process = ProcessUsersOperation()
+            process.inject(from: fetch) { process, users in process.use(users) }
+
+            let queue = ConditionalOperationQueue()
+            queue.addOperations([fetch, process], waitUntilFinished: false)
+            await process.waitUntilFinished()
+            print(try process.result!.get())  // ["Ada", "Grace"]
+            return try process.result!.get()
+        }
+
+        func install(url: URL, queue: ConditionalOperationQueue) -> GroupOperation {
+            let download = DownloadOperation(url: url)
+            let unzip = UnzipOperation()
+            unzip.addDependency(download)
+            let group = GroupOperation(operations: [download, unzip])
+            group.addObserver(BlockObserver(didFinish: { _, errors in print("installed", errors) }))
+            queue.addOperation(group)
+            return group
+        }
+
+        func groupHoldingACategory(uploadChanges: ConditionalOperation, downloadChanges: ConditionalOperation)
+            -> GroupOperation
+        {
+            let sync = GroupOperation(operations: [uploadChanges, downloadChanges])
+            sync.addCondition(MutuallyExclusive(category: "database"))
+            uploadChanges.addCondition(MutuallyExclusive(category: "database"))
+            downloadChanges.addCondition(MutuallyExclusive(category: "database"))
+            return sync
+        }
+
+        func retry(process: ProcessUsersOperation) -> RetryOperation<[User]> {
+            let fetch = RetryOperation(
+                maximumAttempts: 4, backoff: .exponential(initial: 0.5, maximum: 10),
+                shouldRetry: { errors in !errors.contains { $0 is AuthenticationError } },
+                makeAttempt: { attempt in
+                    FetchUsersOperation()  // a fresh ResultOperation<[User]> for every attempt
+                })
+            process.inject(from: fetch) { process, users in process.use(users) }
+            return fetch
+        }
+
+        func pause(next: Foundation.Operation, queue: OperationQueue) -> DelayOperation {
+            let pause = DelayOperation(interval: 2)  // or DelayOperation(until: date)
+            next.addDependency(pause)
+            queue.addOperations([pause, next], waitUntilFinished: false)
+            return pause
+        }
+
+        // MARK: Running them
+
+        @Test func theActiveUsersAreProcessed() async throws {
+            #expect(try await fetchUsersThenProcessThem() == ["Ada", "Grace"])
+        }
+
+        @Test func theGroupInstalls() async {
+            let group = install(url: URL(fileURLWithPath: "archive.zip"), queue: ConditionalOperationQueue())
+            await group.waitUntilFinished()
+            #expect(group.errors.isEmpty && !group.isCancelled)
+        }
+
+        @Test func theGroupAndItsChildrenShareTheCategory() async {
+            let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
+            let download = ClosureOperation<Void>(name: "download") { $0.finish() }
+            let sync = groupHoldingACategory(uploadChanges: upload, downloadChanges: download)
+            ConditionalOperationQueue().addOperation(sync)
+            await sync.waitUntilFinished()
+            #expect(sync.errors.isEmpty && upload.isFinished && download.isFinished)
+        }
+
+        @Test func theRetryHandsTheUsersOfItsSecondAttempt() async throws {
+            let process = ProcessUsersOperation()
+            let fetch = retry(process: process)
+            let queue = ConditionalOperationQueue()
+            queue.addOperation(fetch)
+            #expect(try await queue.run(process) == ["Ada", "Bob"])
+            #expect(fetch.attemptCount == 2)
+        }
+
+        @Test func theDelayHoldsBackItsDependent() async {
+            let next = ClosureOperation<Void>(name: "next") { $0.finish() }
+            let pause = pause(next: next, queue: ConditionalOperationQueue())
+            await next.waitUntilFinished()
+            #expect(pause.isFinished && !pause.isCancelled)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+extension ConditionalOperationsTests {
+    /// Every Swift sample of the documentation is compiled: each fenced code block whose info string
+    /// is `swift`, in `README.md`, `Documentation/*.md` and the DocC catalogs
+    /// (`Sources/*/*.docc/*.md`), must have a twin, a Swift file of this folder (or
+    /// `Diagnostics/DiagnosticsGuideTests.swift`) that holds its lines in order and contiguously,
+    /// leading indentation and blank lines aside, with the stubs the sample needs around it. The twins
+    /// are compiled by `swift build`/`swift test` and run where the sample can run.
+    ///
+    /// Rules for the documentation:
+    /// - A block's `import` lines (at its start) must be in the twin, apart from the rest.
+    /// - A comment line starting with `// …` stands for code left out: after it, the twin may have
+    ///   any lines before the block's next line.
+    /// - Swift that cannot be compiled in a test target is not tagged `swift`: a `Package.swift`
+    ///   excerpt is `swift-package`, output is `text`, commands are `sh`.
+    /// - Samples are formatted as `swift format` formats their twin (two spaces before a comment
+    ///   at the end of a line, no semicolons).
+    @Suite struct DocumentationSamplesTests {
+        /// Guides whose samples are not compiled yet, and only these.
+        static let notYetCompiled: Set<String> = [
+            // Due to be merged into the DocC catalog's GettingStarted.md (whose samples are
+            // compiled); its 18 samples get twins then.
+            "Documentation/GettingStarted.md"
+        ]
+
+        struct Block: CustomStringConvertible {
+            let file: String
+            let line: Int
+            let lines: [String]
+
+            var description: String { "\(file):\(line): \(lines.first ?? "")" }
+        }
+
+        static let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+
+        static func files(in folder: String, endingWith suffix: String) -> [String] {
+            let url = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { $0.hasSuffix(suffix) }.sorted().map { folder + "/" + $0 }
+        }
+
+        static var markdownFiles: [String] {
+            let catalogs = files(in: "Sources", endingWith: "").flatMap { module in
+                files(in: module, endingWith: ".docc").flatMap { files(in: $0, endingWith: ".md") }
+            }
+            return ["README.md"] + files(in: "Documentation", endingWith: ".md") + catalogs
+        }
+
+        static var twinFiles: [String] {
+            files(in: "Tests/ConditionalOperationsTests/Documentation", endingWith: ".swift")
+                + ["Tests/ConditionalOperationsTests/Diagnostics/DiagnosticsGuideTests.swift"]
+        }
+
+        static func read(_ file: String) throws -> [String] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            return text.components(separatedBy: "\n")
+        }
+
+        /// The lines with their leading and trailing white space removed, blank lines left out.
+        static func normalized(_ lines: some Sequence<String>) -> [String] {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        /// The fenced blocks of `file` whose info string is `swift`.
+        static func swiftBlocks(of file: String) throws -> [Block] {
+            let lines = try read(file)
+            var blocks: [Block] = []
+            var index = 0
+            while index < lines.count {
+                let fence = lines[index].trimmingCharacters(in: .whitespaces)
+                guard fence.hasPrefix("```") else {
+                    index += 1
+                    continue
+                }
+                let info = fence.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                var end = index + 1
+                while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "```" {
+                    end += 1
+                }
+                if info == "swift" {
+                    blocks.append(
+                        Block(file: file, line: index + 1, lines: normalized(lines[index + 1..<end])))
+                }
+                index = end + 1
+            }
+            return blocks
+        }
+
+        /// Whether `line` belongs to the imports at a block's start: `import X`, or the
+        /// `#if canImport(X)` and `#endif` around one.
+        static func isImport(_ line: String) -> Bool {
+            line.hasPrefix("import ") || line.hasPrefix("@testable import ")
+                || line.hasPrefix("#if canImport(")
+                || line == "#endif"
+        }
+
+        /// Where `needle` is, contiguous, in `haystack` at or after `start`.
+        static func firstIndex(of needle: ArraySlice<String>, in haystack: [String], from start: Int) -> Int?
+        {
+            guard !needle.isEmpty else { return start }
+            var index = start
+            while index + needle.count <= haystack.count {
+                if haystack[index..<index + needle.count].elementsEqual(needle) { return index }
+                index += 1
+            }
+            return nil
+        }
+
+        /// Whether `twin` holds `block`: its imports, and the rest in order, contiguous but after a
+        /// `// …` line.
+        static func twin(_ twin: [String], holds block: [String]) -> Bool {
+            let imports = block.prefix(while: isImport)
+            guard imports.allSatisfy(twin.contains) else { return false }
+            var segments: [ArraySlice<String>] = []
+            var rest = block.dropFirst(imports.count)
+            while let elision = rest.firstIndex(where: { $0.hasPrefix("// …") }) {
+                segments.append(rest[..<(elision + 1)])
+                rest = rest[(elision + 1)...]
+            }
+            segments.append(rest)
+            var start = 0
+            while let found = firstIndex(of: segments[0], in: twin, from: start) {
+                var next = found + segments[0].count
+                var matched = true
+                for segment in segments.dropFirst() {
+                    guard let at = firstIndex(of: segment, in: twin, from: next) else {
+                        matched = false
+                        break
+                    }
+                    next = at + segment.count
+                }
+                if matched { return true }
+                start = found + 1
+            }
+            return false
+        }
+
+        @Test func everySwiftSampleHasACompiledTwin() throws {
+            let twins = try Self.twinFiles.map { try Self.normalized(Self.read($0)) }
+            #expect(twins.count >= 3, "the twins were not found from \(Self.root.path)")
+            var checked = 0
+            for file in Self.markdownFiles where !Self.notYetCompiled.contains(file) {
+                for block in try Self.swiftBlocks(of: file) {
+                    checked += 1
+                    #expect(
+                        twins.contains { Self.twin($0, holds: block.lines) },
+                        "no twin in Tests/ConditionalOperationsTests/Documentation for \(block)")
+                }
+            }
+            #expect(checked >= 50, "only \(checked) Swift samples found from \(Self.root.path)")
+        }
+
+        @Test func theExemptGuidesExist() {
+            for file in Self.notYetCompiled {
+                #expect(Self.markdownFiles.contains(file), "\(file) is exempt but no longer there")
+            }
+        }
+
+        @Test func theMatchingRules() {
+            let twin = ["import Foundation", "let a = 1", "// … run it …", "run()", "#expect(a == 1)"]
+            #expect(Self.twin(twin, holds: ["import Foundation", "let a = 1"]))
+            #expect(Self.twin(twin, holds: ["let a = 1", "// … run it …", "#expect(a == 1)"]))
+            #expect(!Self.twin(twin, holds: ["let a = 1", "#expect(a == 1)"]))
+            #expect(!Self.twin(twin, holds: ["import Testing", "let a = 1"]))
+        }
+    }
+}
