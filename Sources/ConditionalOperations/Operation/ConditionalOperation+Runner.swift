@@ -79,7 +79,11 @@ extension ConditionalOperation {
         for (index, condition) in conditions.enumerated() {
             condition.evaluate(for: self) { result in
                 let action = self.machine.withLock { $0.conditionEvaluated(at: index, result) }
-                _ = self.settle(action.readiness, context: .callback)
+                let readiness = action.readiness
+                // The conditions go here, unlocked, before the operation can run and finish: a
+                // finished operation leaves nothing of them alive (S2, S12).
+                _ = consume action
+                _ = self.settle(readiness, context: .callback)
             }
         }
     }
