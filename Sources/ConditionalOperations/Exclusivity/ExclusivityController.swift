@@ -21,8 +21,11 @@ final class ExclusivityController: Sendable {
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
         var isReleased = false
-        /// Who asked, for diagnostics (``waits(for:)``). Weak: a request keeps nobody alive.
-        weak var requester: ConditionalOperation?
+        /// Who asked, for diagnostics (``waits(for:)``), until the request is given back. Strong
+        /// (a weak reference would cost every exclusive operation a side table) and let go of when
+        /// released: by then the operation is the caller releasing it, so it is never the last
+        /// reference, and a released request waiting to leave its queues keeps nobody alive.
+        var requester: ConditionalOperation?
 
         init(categories: [Category], grant: @escaping Grant, requester: ConditionalOperation?) {
             self.categories = categories
@@ -68,6 +71,7 @@ final class ExclusivityController: Sendable {
         /// first in all their queues; forgets the categories nobody is left in.
         mutating func withdraw(_ request: Request) -> [Grant] {
             request.isReleased = true
+            request.requester = nil
             var grants: [Grant] = []
             for category in request.categories {
                 guard let next = category.first else {
