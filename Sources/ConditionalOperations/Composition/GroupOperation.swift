@@ -173,6 +173,14 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         case .none:
             break
         case .end(.finish, let errors):
+            // Foundation runs a progress's cancellation handler later, on another thread, after it
+            // cancelled the children's progress: the children may all finish before the group's
+            // handler runs, and the group must not then end as if nobody had cancelled it.
+            if let progress = ProgressTable.progress(of: self),
+                ProgressWrites.perform({ progress.isCancelled })
+            {
+                cancel()
+            }
             finish(errors: errors)
         case .end(.finishDraining, let errors):
             finishDraining(errors: errors)
