@@ -4,7 +4,7 @@ import Testing
 @testable import ConditionalOperations
 
 extension ConditionalOperationsTests.CompositionTests {
-    /// The seed-004 scenario, as in Documentation/Composition.md: fetch users, then process them,
+    /// The seed-004 scenario, as in the DocC article ComposingOperations.md: fetch users, then process them,
     /// typed, with no glue operation between the two.
     @Suite struct Seed004FetchAndProcessUsersTests {
         struct User: Sendable, Equatable {

@@ -5,7 +5,7 @@ import Testing
 @testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
-    /// The three silent hangs of `Documentation/Diagnostics.md`, found as the guide shows.
+    /// The three silent hangs of the DocC article `DiagnosingOperations.md`, found as the guide shows.
     @Suite struct DiagnosticsGuideTests {
         /// Hang 1: the success path of `execute()` forgets `finish()`.
         final class Upload: ConditionalOperation, @unchecked Sendable {

@@ -5,7 +5,7 @@ import Testing
 @testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
-    /// The samples of `Documentation/Composition.md`, verbatim, with the stubs they need (checked
+    /// The samples of the DocC article `ComposingOperations.md`, verbatim, with the stubs they need (checked
     /// by `DocumentationSamplesTests`).
     @Suite struct CompositionSamplesTests {
         // MARK: Stubs the samples use (not in the guide)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension ConditionalOperationsTests {
-    /// The samples of `Documentation/Concurrency.md`, verbatim, with the stubs they need (checked by
+    /// The samples of the DocC article `Concurrency.md`, verbatim, with the stubs they need (checked by
     /// `DocumentationSamplesTests`).
     @Suite struct ConcurrencySamplesTests {
         // MARK: Stubs the samples use (not in the guide)

@@ -27,7 +27,7 @@ private let session = Session()
 private let queue = ConditionalOperationQueue()
 
 extension ConditionalOperationsTests {
-    /// The samples of `Documentation/Diagnostics.md`, verbatim, with the stubs they need (checked
+    /// The samples of the DocC article `DiagnosingOperations.md`, verbatim, with the stubs they need (checked
     /// by `DocumentationSamplesTests`). `DiagnosticsGuideTests` runs the three hangs.
     @Suite struct DiagnosticsSamplesTests {
         final class Fetch: ConditionalOperation, @unchecked Sendable {
@@ -160,7 +160,7 @@ extension ConditionalOperationsTests {
 }
 
 #if canImport(os)
-    /// The `os.Logger` adapter of `Documentation/Diagnostics.md`, compiled on Apple platforms.
+    /// The `os.Logger` adapter of the DocC article `DiagnosingOperations.md`, compiled on Apple platforms.
     private enum OSLogSample {
         struct OSLogOperationLogger: OperationLogger {
             let logger = Logger(subsystem: "com.example.app", category: "operations")

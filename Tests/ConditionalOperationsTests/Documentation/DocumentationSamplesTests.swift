@@ -19,11 +19,7 @@ extension ConditionalOperationsTests {
     ///   at the end of a line, no semicolons).
     @Suite struct DocumentationSamplesTests {
         /// Guides whose samples are not compiled yet, and only these.
-        static let notYetCompiled: Set<String> = [
-            // Due to be merged into the DocC catalog's GettingStarted.md (whose samples are
-            // compiled); its 18 samples get twins then.
-            "Documentation/GettingStarted.md"
-        ]
+        static let notYetCompiled: Set<String> = []
 
         struct Block: CustomStringConvertible {
             let file: String

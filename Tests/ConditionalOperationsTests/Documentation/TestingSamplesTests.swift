@@ -1,5 +1,5 @@
-// The complete example of Documentation/Testing.md, verbatim from here to the end of the file, so
-// that it compiles and runs: keep the two the same.
+// The complete example of the DocC article TestingYourOperations.md, verbatim from here to the end
+// of the file, so that it compiles and runs: keep the two the same.
 import ConditionalOperations
 import ConditionalOperationsTesting
 import Foundation

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 extension ConditionalOperationsTests {
-    /// The short samples of `Documentation/Testing.md` and of the `ConditionalOperationsTesting`
-    /// catalog, verbatim, run (checked by `DocumentationSamplesTests`; the guide's complete example
-    /// is `TestingSamplesTests.swift`).
+    /// The short samples of the DocC article `TestingYourOperations.md` and of the
+    /// `ConditionalOperationsTesting` catalog's landing page, verbatim, run (checked by
+    /// `DocumentationSamplesTests`; the article's complete example is `TestingSamplesTests.swift`).
     @Suite struct TestingSnippetsSamplesTests {
         /// Produces a thumbnail, then waits to be cancelled.
         final class ThumbnailOperation: ConditionalOperation, @unchecked Sendable {

@@ -6,7 +6,7 @@ import Testing
 @testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
-    /// The misuse table of Documentation/Misuse.md (S13): each misuse, what happens, tested.
+    /// The misuse table of the DocC article Misuse.md (S13): each misuse, what happens, tested.
     ///
     /// Two rows are tested in `S13MisuseTests` and not repeated here: `start()` twice
     /// (`S13_startingTwiceTraps`) and a condition added after an `isReady` query admitted the
