@@ -5,9 +5,20 @@ extension ConditionalOperation {
     /// executes.
     ///
     /// ```swift
-    /// let fetch = FetchUsersOperation()                 // a ResultOperation<[User]>
+    /// final class ProcessUsersOperation: ConditionalOperation, @unchecked Sendable {
+    ///     private let lock = NSLock()
+    ///     private var users: [User] = []          // behind `lock`: handed over from another thread
+    ///     func receive(_ users: [User]) { lock.withLock { self.users = users } }
+    ///     override func execute() {
+    ///         let users = lock.withLock { self.users }
+    ///         save(users)
+    ///         finish()
+    ///     }
+    /// }
+    ///
+    /// let fetch = FetchUsersOperation()           // a ResultOperation<[User]>
     /// let process = ProcessUsersOperation()
-    /// process.inject(from: fetch) { process, users in process.users = users }
+    /// process.inject(from: fetch) { process, users in process.receive(users) }
     /// queue.addOperations([fetch, process], waitUntilFinished: false)
     /// ```
     ///
