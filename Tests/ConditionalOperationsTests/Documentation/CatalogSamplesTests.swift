@@ -20,10 +20,19 @@ extension ConditionalOperationsTests {
                 }
             }
 
-            let who = "world"
-            let greet = GreetOperation(who: who)
-            greet.addCondition(BlockCondition(name: "has a name") { !who.isEmpty })
-            greet.addObserver(BlockObserver(didFinish: { _, errors in print("finished", errors) }))
+            // In an async function: in top-level code, `await` would pick Foundation's blocking
+            // waitUntilFinished(), which is unavailable there.
+            func greetTheWorld() async {
+                let who = "world"
+                let greet = GreetOperation(who: who)
+                greet.addCondition(BlockCondition(name: "has a name") { !who.isEmpty })
+                greet.addObserver(BlockObserver(didFinish: { _, errors in print("finished", errors) }))
+                OperationQueue().addOperation(greet)
+                await greet.waitUntilFinished()
+            }
+
+            await greetTheWorld()
+            let greet = GreetOperation(who: "again")
             OperationQueue().addOperation(greet)
             await greet.waitUntilFinished()
             return greet
