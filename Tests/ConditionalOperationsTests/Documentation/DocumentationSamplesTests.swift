@@ -21,6 +21,41 @@ extension ConditionalOperationsTests {
         /// Guides whose samples are not compiled yet, and only these.
         static let notYetCompiled: Set<String> = []
 
+        /// Source files whose doc-comment samples are not compiled yet, and only these: each is to
+        /// get its twins in a `SymbolSamples*Tests.swift` file of this folder, then leave this set.
+        static let docCommentsNotYetCompiled: Set<String> = [
+            "Sources/ConditionalOperations/Composition/ClosureOperation.swift",
+            "Sources/ConditionalOperations/Composition/ConditionalOperation+Inject.swift",
+            "Sources/ConditionalOperations/Composition/DelayOperation.swift",
+            "Sources/ConditionalOperations/Composition/GroupOperation+Progress.swift",
+            "Sources/ConditionalOperations/Composition/GroupOperation.swift",
+            "Sources/ConditionalOperations/Composition/ResultOperation.swift",
+            "Sources/ConditionalOperations/Composition/RetryBackoff.swift",
+            "Sources/ConditionalOperations/Composition/RetryOperation.swift",
+            "Sources/ConditionalOperations/Concurrency/AsyncOperation.swift",
+            "Sources/ConditionalOperations/Concurrency/ConditionalOperation+Events.swift",
+            "Sources/ConditionalOperations/Concurrency/OperationQueue+Run.swift",
+            "Sources/ConditionalOperations/Concurrency/ResultOperation+Value.swift",
+            "Sources/ConditionalOperations/Conditions/AsyncCondition.swift",
+            "Sources/ConditionalOperations/Conditions/MutuallyExclusive.swift",
+            "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Diagnosis.swift",
+            "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Progress.swift",
+            "Sources/ConditionalOperations/Diagnostics/OperationDiagnosis.swift",
+            "Sources/ConditionalOperations/Diagnostics/OperationGraph+DOT.swift",
+            "Sources/ConditionalOperations/Diagnostics/OperationGraph+Mermaid.swift",
+            "Sources/ConditionalOperations/Diagnostics/OperationGraph.swift",
+            "Sources/ConditionalOperations/Diagnostics/OperationLogger.swift",
+            "Sources/ConditionalOperations/Observers/ConditionalOperation+Deadline.swift",
+            "Sources/ConditionalOperations/Observers/MainActorObserver.swift",
+            "Sources/ConditionalOperations/Operation/ConditionalOperation.swift",
+            "Sources/ConditionalOperations/Operation/OperationError.swift",
+            "Sources/ConditionalOperations/Queue/MainActorQueueDelegate.swift",
+            "Sources/ConditionalOperationsTesting/ConditionalOperation+Waiting.swift",
+            "Sources/ConditionalOperationsTesting/ManualCondition.swift",
+            "Sources/ConditionalOperationsTesting/RecordingObserver.swift",
+            "Sources/ConditionalOperationsTesting/WaitTimeoutError.swift",
+        ]
+
         struct Block: CustomStringConvertible {
             let file: String
             let line: Int
@@ -148,6 +183,95 @@ extension ConditionalOperationsTests {
                 }
             }
             #expect(checked >= 50, "only \(checked) Swift samples found from \(Self.root.path)")
+        }
+
+        /// The modules whose doc comments' samples are compiled.
+        static let documentedModules = [
+            "Sources/ConditionalOperations", "Sources/ConditionalOperationsTesting",
+        ]
+
+        /// The Swift files of `folder` and of its subfolders.
+        static func swiftFiles(under folder: String) -> [String] {
+            let url = root.appendingPathComponent(folder)
+            let paths = FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []
+            return paths.filter { $0.hasSuffix(".swift") }.sorted().map { folder + "/" + $0 }
+        }
+
+        static var documentedSourceFiles: [String] { documentedModules.flatMap(swiftFiles(under:)) }
+
+        /// The fenced blocks whose info string is `swift` in the `///` doc comments of `file`: a
+        /// comment line is the text after `///` and one space, and a block ends at its closing
+        /// fence or with the comment.
+        static func docCommentSwiftBlocks(of file: String) throws -> [Block] {
+            let lines = try read(file)
+            func comment(_ index: Int) -> String? {
+                let line = lines[index].trimmingCharacters(in: .whitespaces)
+                guard line.hasPrefix("///") else { return nil }
+                let text = line.dropFirst(3)
+                return String(text.hasPrefix(" ") ? text.dropFirst() : text)
+            }
+            var blocks: [Block] = []
+            var index = 0
+            while index < lines.count {
+                guard let fence = comment(index)?.trimmingCharacters(in: .whitespaces), fence.hasPrefix("```")
+                else {
+                    index += 1
+                    continue
+                }
+                let info = fence.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                var body: [String] = []
+                var end = index + 1
+                while end < lines.count, let text = comment(end),
+                    text.trimmingCharacters(in: .whitespaces) != "```"
+                {
+                    body.append(text)
+                    end += 1
+                }
+                if info == "swift" {
+                    blocks.append(Block(file: file, line: index + 1, lines: normalized(body)))
+                }
+                index = end + 1
+            }
+            return blocks
+        }
+
+        @Test func everyDocCommentSwiftSampleHasACompiledTwin() throws {
+            let twins = try Self.twinFiles.map { try Self.normalized(Self.read($0)) }
+            var checked = 0
+            var skipped = 0
+            for file in Self.documentedSourceFiles {
+                let blocks = try Self.docCommentSwiftBlocks(of: file)
+                guard !Self.docCommentsNotYetCompiled.contains(file) else {
+                    skipped += blocks.count
+                    continue
+                }
+                for block in blocks {
+                    checked += 1
+                    #expect(
+                        twins.contains { Self.twin($0, holds: block.lines) },
+                        "no twin in Tests/ConditionalOperationsTests/Documentation for \(block)")
+                }
+            }
+            #expect(checked + skipped >= 60, "only \(checked + skipped) doc-comment samples found")
+        }
+
+        @Test func theExemptSourceFilesExistAndHaveSamples() throws {
+            for file in Self.docCommentsNotYetCompiled {
+                #expect(Self.documentedSourceFiles.contains(file), "\(file) is exempt but no longer there")
+                if Self.documentedSourceFiles.contains(file) {
+                    #expect(try !Self.docCommentSwiftBlocks(of: file).isEmpty, "\(file) has no Swift sample")
+                }
+            }
+        }
+
+        @Test func theDocCommentExtraction() throws {
+            let blocks = try Self.docCommentSwiftBlocks(
+                of: "Sources/ConditionalOperations/Composition/DelayOperation.swift")
+            #expect(blocks.count == 1)
+            #expect(
+                blocks.first?.lines == [
+                    "let pause = DelayOperation(interval: 2)", "retry.addDependency(pause)",
+                ])
         }
 
         @Test func theExemptGuidesExist() {
