@@ -57,7 +57,7 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     ///
     /// ```swift
     /// condition.answer(.satisfied)
-    /// condition.answer(.failed(CocoaError(.userCancelled)))   // for evaluations asked from now on
+    /// condition.answer(.failed(CocoaError(.userCancelled)))  // for evaluations asked from now on
     /// ```
     ///
     /// An evaluation already answered is not answered again. The operation gets the answer on
@@ -93,7 +93,7 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     /// with the answer already given.
     ///
     /// ```swift
-    /// condition.evaluate(for: operation) { result in print(result) }   // what the library does
+    /// condition.evaluate(for: operation) { result in print(result) }  // what the library does
     /// ```
     public func evaluate(
         for operation: ConditionalOperation,

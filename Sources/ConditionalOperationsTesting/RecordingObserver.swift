@@ -73,7 +73,7 @@ public final class RecordingObserver: OperationObserver, @unchecked Sendable {  
     /// Part of `OperationObserver`: records `"didStart"`.
     ///
     /// ```swift
-    /// observer.operationDidStart(operation)   // what the library does
+    /// observer.operationDidStart(operation)  // what the library does
     /// ```
     public func operationDidStart(_ operation: ConditionalOperation) {
         record("didStart", nil)
@@ -82,7 +82,7 @@ public final class RecordingObserver: OperationObserver, @unchecked Sendable {  
     /// Part of `OperationObserver`: records `"didProduce(name)"`.
     ///
     /// ```swift
-    /// observer.operation(operation, didProduce: BlockOperation {})   // what the library does
+    /// observer.operation(operation, didProduce: BlockOperation {})  // what the library does
     /// ```
     public func operation(_ operation: ConditionalOperation, didProduce newOperation: Foundation.Operation) {
         record("didProduce", newOperation.name ?? String(describing: type(of: newOperation)))
@@ -91,7 +91,7 @@ public final class RecordingObserver: OperationObserver, @unchecked Sendable {  
     /// Part of `OperationObserver`: records `"didCancel(n)"`, `n` the number of errors.
     ///
     /// ```swift
-    /// observer.operationDidCancel(operation, errors: [])   // what the library does
+    /// observer.operationDidCancel(operation, errors: [])  // what the library does
     /// ```
     public func operationDidCancel(_ operation: ConditionalOperation, errors: [any Error]) {
         record("didCancel", "\(errors.count)")
@@ -100,7 +100,7 @@ public final class RecordingObserver: OperationObserver, @unchecked Sendable {  
     /// Part of `OperationObserver`: records `"didFinish(n)"`, `n` the number of errors.
     ///
     /// ```swift
-    /// observer.operationDidFinish(operation, errors: operation.errors)   // what the library does
+    /// observer.operationDidFinish(operation, errors: operation.errors)  // what the library does
     /// ```
     public func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
         record("didFinish", "\(errors.count)")

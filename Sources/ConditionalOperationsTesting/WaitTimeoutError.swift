@@ -25,26 +25,26 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
         /// `ConditionalOperation.waitUntilFinished(timeout:)`.
         ///
         /// ```swift
-        /// try await upload.waitUntilFinished(timeout: 5)   // throws .finished
+        /// try await upload.waitUntilFinished(timeout: 5)  // throws .finished
         /// ```
         case finished
         /// `ConditionalOperation.waitUntil(_:timeout:)`: the state, or a later one.
         ///
         /// ```swift
-        /// try await upload.waitUntil(.executing, timeout: 5)   // throws .state(.executing)
+        /// try await upload.waitUntil(.executing, timeout: 5)  // throws .state(.executing)
         /// ```
         case state(ConditionalOperation.State)
         /// ``ManualCondition/evaluated(within:)``: the condition to be asked to evaluate.
         ///
         /// ```swift
-        /// try await signedIn.evaluated(within: 5)   // throws .evaluation
+        /// try await signedIn.evaluated(within: 5)  // throws .evaluation
         /// ```
         case evaluation
 
         /// The end of the sentence "waited 5.0 s for … to …".
         ///
         /// ```swift
-        /// Awaited.state(.executing).description   // "reach executing"
+        /// #expect(Awaited.state(.executing).description == "reach executing")
         /// ```
         public var description: String {
             switch self {
@@ -99,7 +99,7 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
     /// One line: what it waited for, how long, and the diagnosis.
     ///
     /// ```swift
-    /// print(error)   // waited 5.0 s for Upload 'photos' to reach executing; it is Upload 'photos' (pending): …
+    /// print(error)  // waited 5.0 s for Upload 'photos' to reach executing; it is Upload 'photos' (pending): …
     /// ```
     public var description: String {
         let waited = "waited \(timeout) s for \(subject) to \(awaited)"

@@ -50,10 +50,6 @@ extension ConditionalOperationsTests {
             "Sources/ConditionalOperations/Operation/ConditionalOperation.swift",
             "Sources/ConditionalOperations/Operation/OperationError.swift",
             "Sources/ConditionalOperations/Queue/MainActorQueueDelegate.swift",
-            "Sources/ConditionalOperationsTesting/ConditionalOperation+Waiting.swift",
-            "Sources/ConditionalOperationsTesting/ManualCondition.swift",
-            "Sources/ConditionalOperationsTesting/RecordingObserver.swift",
-            "Sources/ConditionalOperationsTesting/WaitTimeoutError.swift",
         ]
 
         struct Block: CustomStringConvertible {
