@@ -7,7 +7,7 @@ extension ConditionalOperation {
     /// ```swift
     /// final class ProcessUsersOperation: ConditionalOperation, @unchecked Sendable {
     ///     private let lock = NSLock()
-    ///     private var users: [User] = []          // behind `lock`: handed over from another thread
+    ///     private var users: [User] = []  // behind `lock`: handed over from another thread
     ///     func receive(_ users: [User]) { lock.withLock { self.users = users } }
     ///     override func execute() {
     ///         let users = lock.withLock { self.users }
@@ -16,7 +16,7 @@ extension ConditionalOperation {
     ///     }
     /// }
     ///
-    /// let fetch = FetchUsersOperation()           // a ResultOperation<[User]>
+    /// let fetch = FetchUsersOperation()  // a ResultOperation<[User]>
     /// let process = ProcessUsersOperation()
     /// process.inject(from: fetch) { process, users in process.receive(users) }
     /// queue.addOperations([fetch, process], waitUntilFinished: false)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let group = GroupOperation(operations: [download, unzip, index])
-/// progressView.observedProgress = group.progress   // 3 units; a Cancel button cancels the group
+/// progressView.observedProgress = group.progress  // 3 units; a Cancel button cancels the group
 /// queue.addOperation(group)
 /// ```
 ///

@@ -4,10 +4,12 @@ import Foundation
 /// it stops retrying.
 ///
 /// ```swift
-/// .immediate
-/// .constant(2)                                             // 2 s after every failure
-/// .exponential(initial: 0.5, multiplier: 2, maximum: 30)   // 0.5, 1, 2, 4 … 30 s, with jitter
-/// .custom { attempt, errors in errors.contains { $0 is FatalError } ? nil : Double(attempt) }
+/// let backoffs: [RetryBackoff] = [
+///     .immediate,
+///     .constant(2),  // 2 s after every failure
+///     .exponential(initial: 0.5, multiplier: 2, maximum: 30),  // 0.5, 1, 2, 4 … 30 s, with jitter
+///     .custom { attempt, errors in errors.contains { $0 is FatalError } ? nil : Double(attempt) },
+/// ]
 /// ```
 public struct RetryBackoff: Sendable {
     private let delay: @Sendable (_ attempt: Int, _ errors: [any Error]) -> TimeInterval?

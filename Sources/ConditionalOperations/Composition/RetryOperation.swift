@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: 0.5)) { attempt in
-///     FetchUsersOperation()                       // a ResultOperation<[User]>
+///     FetchUsersOperation()  // a ResultOperation<[User]>
 /// }
 /// process.inject(from: fetch) { process, users in process.users = users }
 /// ```

@@ -20,7 +20,7 @@ extension ConditionalOperation: ProgressReporting {
     ///     }
     /// }
     /// let resize = ResizeImages(images: urls)
-    /// progressView.observedProgress = resize.progress   // a Cancel button cancels the operation
+    /// progressView.observedProgress = resize.progress  // a Cancel button cancels the operation
     /// queue.addOperation(resize)
     /// ```
     ///

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// operation.addObserver(MainActorObserver(didFinish: { _, errors in
-///     viewModel.isBusy = false          // a @MainActor view model
+///     viewModel.isBusy = false  // a @MainActor view model
 ///     viewModel.errors = errors
 /// }))
 /// ```

@@ -27,10 +27,10 @@ extension OperationError {
     ///
     /// ```swift
     /// do {
-    ///     let saved = try save.result?.get()   // save injects from parse, which failed
+    ///     let saved = try save.result?.get()  // save injects from parse, which failed
     /// } catch let error as OperationError {
     ///     for dependency in error.failedDependencies {
-    ///         log("\(dependency.name): \(dependency.errors)")   // "parse: [ParseError.badHeader]"
+    ///         log("\(dependency.name): \(dependency.errors)")  // "parse: [ParseError.badHeader]"
     ///     }
     /// }
     /// ```

@@ -24,14 +24,6 @@ extension ConditionalOperationsTests {
         /// Source files whose doc-comment samples are not compiled yet, and only these: each is to
         /// get its twins in a `SymbolSamples*Tests.swift` file of this folder, then leave this set.
         static let docCommentsNotYetCompiled: Set<String> = [
-            "Sources/ConditionalOperations/Composition/ClosureOperation.swift",
-            "Sources/ConditionalOperations/Composition/ConditionalOperation+Inject.swift",
-            "Sources/ConditionalOperations/Composition/DelayOperation.swift",
-            "Sources/ConditionalOperations/Composition/GroupOperation+Progress.swift",
-            "Sources/ConditionalOperations/Composition/GroupOperation.swift",
-            "Sources/ConditionalOperations/Composition/ResultOperation.swift",
-            "Sources/ConditionalOperations/Composition/RetryBackoff.swift",
-            "Sources/ConditionalOperations/Composition/RetryOperation.swift",
             "Sources/ConditionalOperations/Concurrency/AsyncOperation.swift",
             "Sources/ConditionalOperations/Concurrency/ConditionalOperation+Events.swift",
             "Sources/ConditionalOperations/Concurrency/OperationQueue+Run.swift",

@@ -1,0 +1,202 @@
+// Twins of the Swift samples in the doc comments of Sources/ConditionalOperations/Composition,
+// verbatim (DocumentationSamplesTests checks it), each with the stubs it needs around it: keep them
+// the same.
+import ConditionalOperations
+import ConditionalOperationsTesting
+import Foundation
+import Testing
+
+private struct User: Sendable, Equatable {
+    let name: String
+}
+
+private struct FatalError: Error {}
+
+private let url = URL(fileURLWithPath: "/dev/null")
+
+private func download(_ url: URL, completion: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+    DispatchQueue.global().async { completion(.success(Data([1, 2, 3]))) }
+}
+
+private struct API {
+    func users(_ completion: @escaping @Sendable (Result<[User], any Error>) -> Void) {
+        DispatchQueue.global().async { completion(.success([User(name: "Ada")])) }
+    }
+}
+
+private let api = API()
+
+private let saved = Locked<[User]>([])
+
+private func save(_ users: [User]) { saved.withLock { $0 += users } }
+
+/// A minimal lock for the stubs.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+}
+
+private final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+    override func execute() {
+        api.users { result in self.finish(with: result) }
+    }
+}
+
+private final class QuickOperation: ConditionalOperation, @unchecked Sendable {
+    override func execute() { finish() }
+}
+
+private final class ProgressView {
+    var observedProgress: Progress?
+}
+
+/// Receives its users from another operation.
+private final class ProcessOperation: ConditionalOperation, @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [User] = []
+    var users: [User] {
+        get { lock.withLock { received } }
+        set { lock.withLock { received = newValue } }
+    }
+    override func execute() { finish() }
+}
+
+// ClosureOperation
+private func closureOperation() -> ClosureOperation<Data> {
+    let fetch = ClosureOperation<Data>(name: "fetch") { operation in
+        download(url) { result in operation.finish(with: result) }
+    }
+    return fetch
+}
+
+// DelayOperation
+private func delayOperation(retry: Foundation.Operation) {
+    let pause = DelayOperation(interval: 2)
+    retry.addDependency(pause)
+}
+
+// RetryBackoff
+private func retryBackoffs() -> [RetryBackoff] {
+    let backoffs: [RetryBackoff] = [
+        .immediate,
+        .constant(2),  // 2 s after every failure
+        .exponential(initial: 0.5, multiplier: 2, maximum: 30),  // 0.5, 1, 2, 4 … 30 s, with jitter
+        .custom { attempt, errors in errors.contains { $0 is FatalError } ? nil : Double(attempt) },
+    ]
+    return backoffs
+}
+
+// GroupOperation.progress
+private func groupProgress(queue: OperationQueue, progressView: ProgressView) -> GroupOperation {
+    let download = QuickOperation()
+    let unzip = QuickOperation()
+    let index = QuickOperation()
+    let group = GroupOperation(operations: [download, unzip, index])
+    progressView.observedProgress = group.progress  // 3 units; a Cancel button cancels the group
+    queue.addOperation(group)
+    return group
+}
+
+// ConditionalOperation.inject(from:_:)
+private func inject(queue: OperationQueue) -> ConditionalOperation {
+    final class ProcessUsersOperation: ConditionalOperation, @unchecked Sendable {
+        private let lock = NSLock()
+        private var users: [User] = []  // behind `lock`: handed over from another thread
+        func receive(_ users: [User]) { lock.withLock { self.users = users } }
+        override func execute() {
+            let users = lock.withLock { self.users }
+            save(users)
+            finish()
+        }
+    }
+
+    let fetch = FetchUsersOperation()  // a ResultOperation<[User]>
+    let process = ProcessUsersOperation()
+    process.inject(from: fetch) { process, users in process.receive(users) }
+    queue.addOperations([fetch, process], waitUntilFinished: false)
+    return process
+}
+
+// RetryOperation
+private func retryOperation(process: ProcessOperation) -> RetryOperation<[User]> {
+    let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: 0.5)) { attempt in
+        FetchUsersOperation()  // a ResultOperation<[User]>
+    }
+    process.inject(from: fetch) { process, users in process.users = users }
+    return fetch
+}
+
+// GroupOperation
+private func groupOperation(queue: OperationQueue) -> GroupOperation {
+    let download = QuickOperation()
+    let unzip = QuickOperation()
+    let group = GroupOperation(operations: [download, unzip])
+    unzip.addDependency(download)
+    group.addObserver(BlockObserver(didFinish: { _, errors in print("all done:", errors) }))
+    queue.addOperation(group)
+    return group
+}
+
+// ResultOperation
+private enum ResultOperationSample {
+    final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
+        override func execute() {
+            api.users { result in self.finish(with: result) }
+        }
+    }
+}
+
+extension ConditionalOperationsTests {
+    @Suite struct SymbolSamplesCompositionTests {
+        @Test func aClosureOperation() async throws {
+            let data = try await OperationQueue().run(closureOperation())
+            #expect(data == Data([1, 2, 3]))
+        }
+
+        @Test func aDelayBeforeARetry() {
+            let retry = QuickOperation()
+            delayOperation(retry: retry)
+            #expect(retry.dependencies.first is DelayOperation)
+        }
+
+        @Test func backoffs() {
+            #expect(retryBackoffs().count == 4)
+        }
+
+        @Test func aGroupsProgress() async throws {
+            let progressView = ProgressView()
+            let group = groupProgress(queue: OperationQueue(), progressView: progressView)
+            try await group.waitUntilFinished(timeout: 5)
+            #expect(progressView.observedProgress?.totalUnitCount == 3)
+        }
+
+        @Test func anInjection() async throws {
+            let process = inject(queue: OperationQueue())
+            try await process.waitUntilFinished(timeout: 5)
+            #expect(saved.withLock { $0 }.contains(User(name: "Ada")))
+        }
+
+        @Test func aRetriedInjection() async throws {
+            let process = ProcessOperation()
+            let fetch = retryOperation(process: process)
+            let queue = OperationQueue()
+            queue.addOperation(fetch)
+            queue.addOperation(process)
+            try await process.waitUntilFinished(timeout: 5)
+            #expect(process.users == [User(name: "Ada")])
+        }
+
+        @Test func aGroup() async throws {
+            let group = groupOperation(queue: OperationQueue())
+            try await group.waitUntilFinished(timeout: 5)
+            #expect(group.errors.isEmpty)
+        }
+
+        @Test func aResultOperation() async throws {
+            let users = try await OperationQueue().run(ResultOperationSample.FetchUsers())
+            #expect(users == [User(name: "Ada")])
+        }
+    }
+}
