@@ -3,10 +3,11 @@ import Foundation
 /// An observer whose closures run on the main actor, for UI code; any of them may be `nil`.
 ///
 /// ```swift
-/// operation.addObserver(MainActorObserver(didFinish: { _, errors in
-///     viewModel.isBusy = false  // a @MainActor view model
-///     viewModel.errors = errors
-/// }))
+/// operation.addObserver(
+///     MainActorObserver(didFinish: { _, errors in
+///         viewModel.isBusy = false  // a @MainActor view model
+///         viewModel.errors = errors
+///     }))
 /// ```
 ///
 /// Each callback is sent to the main actor when the operation makes it, and they run there in

@@ -24,12 +24,6 @@ extension ConditionalOperationsTests {
         /// Source files whose doc-comment samples are not compiled yet, and only these: each is to
         /// get its twins in a `SymbolSamples*Tests.swift` file of this folder, then leave this set.
         static let docCommentsNotYetCompiled: Set<String> = [
-            "Sources/ConditionalOperations/Concurrency/AsyncOperation.swift",
-            "Sources/ConditionalOperations/Concurrency/ConditionalOperation+Events.swift",
-            "Sources/ConditionalOperations/Concurrency/OperationQueue+Run.swift",
-            "Sources/ConditionalOperations/Concurrency/ResultOperation+Value.swift",
-            "Sources/ConditionalOperations/Conditions/AsyncCondition.swift",
-            "Sources/ConditionalOperations/Conditions/MutuallyExclusive.swift",
             "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Diagnosis.swift",
             "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Progress.swift",
             "Sources/ConditionalOperations/Diagnostics/OperationDiagnosis.swift",
@@ -37,11 +31,8 @@ extension ConditionalOperationsTests {
             "Sources/ConditionalOperations/Diagnostics/OperationGraph+Mermaid.swift",
             "Sources/ConditionalOperations/Diagnostics/OperationGraph.swift",
             "Sources/ConditionalOperations/Diagnostics/OperationLogger.swift",
-            "Sources/ConditionalOperations/Observers/ConditionalOperation+Deadline.swift",
-            "Sources/ConditionalOperations/Observers/MainActorObserver.swift",
             "Sources/ConditionalOperations/Operation/ConditionalOperation.swift",
             "Sources/ConditionalOperations/Operation/OperationError.swift",
-            "Sources/ConditionalOperations/Queue/MainActorQueueDelegate.swift",
         ]
 
         struct Block: CustomStringConvertible {

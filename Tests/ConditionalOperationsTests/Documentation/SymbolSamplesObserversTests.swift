@@ -1,0 +1,46 @@
+// Twins of the Swift samples in the doc comments of Sources/ConditionalOperations/Observers,
+// verbatim (DocumentationSamplesTests checks it), each with the stubs it needs around it: keep them
+// the same.
+import ConditionalOperations
+import ConditionalOperationsTesting
+import Foundation
+import Testing
+
+private final class SyncOperation: ConditionalOperation, @unchecked Sendable {
+    override func execute() { finish() }
+}
+
+@MainActor private final class ViewModel {
+    var isBusy = true
+    var errors: [any Error] = []
+}
+
+// MainActorObserver
+@MainActor private func observe(_ operation: ConditionalOperation, viewModel: ViewModel) {
+    operation.addObserver(
+        MainActorObserver(didFinish: { _, errors in
+            viewModel.isBusy = false  // a @MainActor view model
+            viewModel.errors = errors
+        }))
+}
+
+extension ConditionalOperationsTests {
+    @Suite struct SymbolSamplesObserversTests {
+        // ConditionalOperation.addDeadline(after:)
+        @Test func aDeadline() async throws {
+            let queue = OperationQueue()
+            let sync = SyncOperation()
+            sync.addDeadline(after: 30)
+            queue.addOperation(sync)
+            try await sync.waitUntilFinished(timeout: 5)
+            #expect(sync.errors.isEmpty)
+        }
+
+        @Test @MainActor func aMainActorObserver() async throws {
+            let operation = SyncOperation()
+            observe(operation, viewModel: ViewModel())
+            OperationQueue().addOperation(operation)
+            try await operation.waitUntilFinished(timeout: 5)
+        }
+    }
+}
