@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// final class FetchOperation: ConditionalOperation, @unchecked Sendable {
 ///     override func execute() {
-///         download { result in self.finish(error: result.error) }
+///         download { error in self.finish(error: error) }
 ///     }
 /// }
 /// ```

@@ -27,7 +27,7 @@ extension OperationError {
     ///
     /// ```swift
     /// do {
-    ///     let saved = try save.result?.get()  // save injects from parse, which failed
+    ///     _ = try save.result?.get()  // save injects from parse, which failed
     /// } catch let error as OperationError {
     ///     for dependency in error.failedDependencies {
     ///         log("\(dependency.name): \(dependency.errors)")  // "parse: [ParseError.badHeader]"
@@ -102,7 +102,9 @@ extension OperationError.FailedDependency {
     ///
     /// ```swift
     /// let cancelled = operation.dependencies.filter(\.isCancelled)
-    /// completion(.failed(OperationError.dependenciesCancelled(cancelled.map(OperationError.FailedDependency.init))))
+    /// completion(
+    ///     .failed(OperationError.dependenciesCancelled(cancelled.map(OperationError.FailedDependency.init)))
+    /// )
     /// ```
     public init(_ operation: Foundation.Operation) {
         let name = operation.name ?? ""

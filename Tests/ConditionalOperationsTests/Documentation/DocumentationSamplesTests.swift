@@ -31,8 +31,6 @@ extension ConditionalOperationsTests {
             "Sources/ConditionalOperations/Diagnostics/OperationGraph+Mermaid.swift",
             "Sources/ConditionalOperations/Diagnostics/OperationGraph.swift",
             "Sources/ConditionalOperations/Diagnostics/OperationLogger.swift",
-            "Sources/ConditionalOperations/Operation/ConditionalOperation.swift",
-            "Sources/ConditionalOperations/Operation/OperationError.swift",
         ]
 
         struct Block: CustomStringConvertible {
