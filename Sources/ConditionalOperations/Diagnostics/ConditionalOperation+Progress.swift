@@ -10,6 +10,7 @@ extension ConditionalOperation: ProgressReporting {
     /// ```swift
     /// final class ResizeImages: ConditionalOperation, @unchecked Sendable {
     ///     let images: [URL]
+    ///     init(images: [URL]) { self.images = images }
     ///     override func execute() {
     ///         progress.totalUnitCount = Int64(images.count)
     ///         for image in images where !isCancelled {

@@ -4,7 +4,9 @@ import Testing
 extension ConditionalOperationsTests {
     /// Every Swift sample of the documentation is compiled: each fenced code block whose info string
     /// is `swift`, in `README.md`, `Documentation/*.md` and the DocC catalogs
-    /// (`Sources/*/*.docc/*.md`), must have a twin, a Swift file of this folder (or
+    /// (`Sources/*/*.docc/*.md`), and in the `///` doc comments of the sources of
+    /// `ConditionalOperations` and `ConditionalOperationsTesting` (twinned in
+    /// `SymbolSamples*Tests.swift`), must have a twin, a Swift file of this folder (or
     /// `Diagnostics/DiagnosticsGuideTests.swift`) that holds its lines in order and contiguously,
     /// leading indentation and blank lines aside, with the stubs the sample needs around it. The twins
     /// are compiled by `swift build`/`swift test` and run where the sample can run.
@@ -23,15 +25,7 @@ extension ConditionalOperationsTests {
 
         /// Source files whose doc-comment samples are not compiled yet, and only these: each is to
         /// get its twins in a `SymbolSamples*Tests.swift` file of this folder, then leave this set.
-        static let docCommentsNotYetCompiled: Set<String> = [
-            "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Diagnosis.swift",
-            "Sources/ConditionalOperations/Diagnostics/ConditionalOperation+Progress.swift",
-            "Sources/ConditionalOperations/Diagnostics/OperationDiagnosis.swift",
-            "Sources/ConditionalOperations/Diagnostics/OperationGraph+DOT.swift",
-            "Sources/ConditionalOperations/Diagnostics/OperationGraph+Mermaid.swift",
-            "Sources/ConditionalOperations/Diagnostics/OperationGraph.swift",
-            "Sources/ConditionalOperations/Diagnostics/OperationLogger.swift",
-        ]
+        static let docCommentsNotYetCompiled: Set<String> = []
 
         struct Block: CustomStringConvertible {
             let file: String
