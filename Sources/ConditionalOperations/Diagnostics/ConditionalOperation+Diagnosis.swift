@@ -9,15 +9,21 @@ extension ConditionalOperation {
     ///     logger.warning("\(unanswered) never answered")
     /// }
     /// ```
-    public var diagnosis: OperationDiagnosis {
+    public var diagnosis: OperationDiagnosis { diagnosis(known: nil) }
+
+    /// ``diagnosis``, with a queue's status the caller read already: a whole queue's diagnoses
+    /// read it once, not once per ready operation (it lists Foundation's operations).
+    func diagnosis(known: OperationDiagnosis.KnownQueueStatus?) -> OperationDiagnosis {
         let snapshot = diagnosticSnapshot
         return OperationDiagnosis(
             name: diagnosticName, state: snapshot.state, isCancelled: snapshot.isCancelled,
-            reason: reason(for: snapshot))
+            reason: reason(for: snapshot, known: known))
     }
 
     /// Everything but the machine's own data is read here, unlocked: names are user code.
-    private func reason(for snapshot: OperationStateMachine.DiagnosticSnapshot) -> OperationDiagnosis.Reason {
+    private func reason(
+        for snapshot: OperationStateMachine.DiagnosticSnapshot, known: OperationDiagnosis.KnownQueueStatus?
+    ) -> OperationDiagnosis.Reason {
         switch snapshot.waiting {
         case .admission:
             // A plain queue admits an operation only once its dependencies finished.
@@ -32,7 +38,9 @@ extension ConditionalOperation {
             return .categories(
                 ExclusivityController.shared.waits(for: ObjectIdentifier(self)), waited: since.seconds())
         case .start:
-            return .start(snapshot.owner.map(OperationDiagnosis.QueueStatus.init(of:)) ?? .unknown)
+            guard let owner = snapshot.owner else { return .start(.unknown) }
+            if let known, known.queue === owner { return .start(known.status) }
+            return .start(OperationDiagnosis.QueueStatus(of: owner))
         case .execution(let since):
             return .executing(seconds: since?.seconds())
         case .draining:
@@ -71,10 +79,10 @@ extension Foundation.Operation {
 
 extension OperationDiagnosis {
     /// The diagnosis of any operation: a ``ConditionalOperation``'s own, or what Foundation's
-    /// `Operation` tells of itself. `queue`, if known, is the queue holding it.
-    init(of operation: Foundation.Operation, in queue: OperationQueue?) {
+    /// `Operation` tells of itself. `known`, if given, is the queue holding it, with its status.
+    init(of operation: Foundation.Operation, known: KnownQueueStatus?) {
         if let operation = operation as? ConditionalOperation {
-            self = operation.diagnosis
+            self = operation.diagnosis(known: known)
             return
         }
         let state = operation.diagnosticState
@@ -82,11 +90,24 @@ extension OperationDiagnosis {
         switch state {
         case .finished, .finishing: reason = .finished(errors: [])
         case .executing: reason = .executing(seconds: nil)
-        case .ready, .evaluatingConditions: reason = .start(queue.map(QueueStatus.init(of:)) ?? .unknown)
+        case .ready, .evaluatingConditions: reason = .start(known?.status ?? .unknown)
         case .initialized, .pending: reason = .dependencies(operation.unfinishedDependencies)
         }
         self.init(
             name: operation.diagnosticName, state: state, isCancelled: operation.isCancelled, reason: reason)
+    }
+}
+
+extension OperationDiagnosis {
+    /// A queue and its status, read once for the diagnoses of many of its operations.
+    struct KnownQueueStatus {
+        let queue: OperationQueue
+        let status: QueueStatus
+
+        init(_ queue: OperationQueue) {
+            self.queue = queue
+            status = QueueStatus(of: queue)
+        }
     }
 }
 

@@ -5,7 +5,8 @@ extension ConditionalOperationQueue {
     /// first, then those Foundation holds. A snapshot: each operation is read once, in turn.
     public var diagnoses: [OperationDiagnosis] {
         let operations = heldOperations + self.operations.filter { !$0.isFinished }
-        return operations.map { OperationDiagnosis(of: $0, in: self) }
+        let known = OperationDiagnosis.KnownQueueStatus(self)  // once: it lists Foundation's operations
+        return operations.map { OperationDiagnosis(of: $0, known: known) }
     }
 
     /// ``diagnoses`` as a readable report: one line for the queue, then one per operation.

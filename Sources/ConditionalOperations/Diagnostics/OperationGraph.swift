@@ -79,7 +79,9 @@ public struct OperationGraph: Sendable {
 
     private init(reading operations: [Foundation.Operation], queue: OperationQueue?, limit: Int) {
         let (reached, omitted) = Self.reach(from: operations, limit: Swift.max(0, limit))
-        let readings = reached.map { Reading(of: $0, in: queue) }
+        // The queue's status once: it lists the queue's operations.
+        let known = queue.map(OperationDiagnosis.KnownQueueStatus.init)
+        let readings = reached.map { Reading(of: $0, known: known) }
         let order = Self.dependenciesFirst(readings)
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { (readings[$1].id, $0) })
         nodes = order.map { index in
@@ -156,9 +158,9 @@ private struct Reading {
     let categories: [String]
     let dependencies: [ObjectIdentifier]
 
-    init(of operation: Foundation.Operation, in queue: OperationQueue?) {
+    init(of operation: Foundation.Operation, known: OperationDiagnosis.KnownQueueStatus?) {
         id = ObjectIdentifier(operation)
-        diagnosis = OperationDiagnosis(of: operation, in: queue)
+        diagnosis = OperationDiagnosis(of: operation, known: known)
         if let operation = operation as? ConditionalOperation {
             let summary = operation.conditionSummary
             conditions = summary.conditions
