@@ -3,10 +3,17 @@ import Foundation
 /// The delegate of a ``GroupOperation``'s queue: tells the group of every child added and
 /// finished. The queue holds it weakly and the group strongly; it holds the group weakly.
 final class GroupChildTracker: ConditionalOperationQueueDelegate {
-    private weak let group: GroupOperation?
+    /// Behind the library's lock: a `weak let` would need Swift 6.3, and a `weak var` is not `Sendable`.
+    private let reference: Locked<WeakGroup>
+
+    private struct WeakGroup {
+        weak var group: GroupOperation?
+    }
+
+    private var group: GroupOperation? { reference.withLock { $0.group } }
 
     init(group: GroupOperation) {
-        self.group = group
+        reference = Locked(WeakGroup(group: group))
     }
 
     func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {

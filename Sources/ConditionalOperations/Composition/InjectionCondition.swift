@@ -14,7 +14,7 @@ struct InjectionCondition<Output: Sendable>: OperationCondition {
         completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
         // The producer is reported with its own errors (none if it finished without a value).
-        if producer.isCancelled {
+        if producer.countsAsCancelled {
             return completion(.failed(OperationError.dependenciesCancelled([.init(producer)])))
         }
         guard case .success(let output) = producer.result else {

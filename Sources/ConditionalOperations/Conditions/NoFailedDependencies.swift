@@ -1,7 +1,8 @@
 /// Keeps an operation from executing when one of its dependencies failed or was cancelled (S9).
 ///
 /// A dependency failed when it is a ``ConditionalOperation`` that finished with errors and was
-/// not cancelled. Failures win: the condition fails with
+/// not cancelled, or that timed out (cancelled with ``OperationError/timedOut(_:)``: the work did
+/// not finish in time, so `ignoringCancellations` does not let it pass). Failures win: the condition fails with
 /// ``OperationError/dependenciesFailed(_:)`` listing every failed dependency if any failed, else
 /// with ``OperationError/dependenciesCancelled(_:)`` listing every cancelled one (unless
 /// cancellations are ignored). Each ``OperationError/FailedDependency`` carries the dependency's
@@ -25,7 +26,7 @@ public struct NoFailedDependencies: OperationCondition {
         var failed: [OperationError.FailedDependency] = []
         var cancelled: [OperationError.FailedDependency] = []
         for dependency in operation.dependencies {
-            if dependency.isCancelled {
+            if dependency.countsAsCancelled {
                 cancelled.append(OperationError.FailedDependency(dependency))
             } else if let conditional = dependency as? ConditionalOperation, conditional.failed {
                 failed.append(OperationError.FailedDependency(dependency))

@@ -10,7 +10,8 @@ extension ConditionalOperation {
     /// queue, and execution. Add it when you add the operation to its queue, so that it counts
     /// from there. Cancelled before it executes, the operation abandons what it waited for and
     /// finishes without executing (S4); while it executes, it finishes as any cancelled operation
-    /// does (S5). The timer holds no thread and is dropped when the operation finishes.
+    /// does (S5). The timer holds no thread and is dropped when the operation finishes. An
+    /// `interval` of zero or less is a deadline already past: the operation is cancelled at once.
     ///
     /// ```swift
     /// let sync = SyncOperation()

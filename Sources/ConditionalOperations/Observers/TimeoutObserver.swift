@@ -6,11 +6,15 @@ import Foundation
 ///
 /// The timer starts at `operationDidStart` and is cancelled at `operationDidFinish`, so it costs
 /// nothing once the operation finished. One observer may watch several operations.
+///
+/// A `timeout` of zero or less is a deadline already past: the operation times out as it starts
+/// (`timed out after -0.5 s`), unlike ProcedureKit's `TimeoutObserver`, which sets no timer then.
 public struct TimeoutObserver: OperationObserver {
     private let timeout: TimeInterval
     private let timers = Timers()
 
-    /// Cancels the operation `timeout` seconds after it started, unless it finished by then.
+    /// Cancels the operation `timeout` seconds after it started, unless it finished by then; zero
+    /// or less, as it starts.
     public init(timeout: TimeInterval) {
         self.timeout = timeout
     }

@@ -47,7 +47,8 @@ extension OperationError {
         /// dependency cancelled without an error, and a producer that finished without a value.
         public let errors: [any Error]
         /// `true` if the dependency was cancelled (it is then listed by
-        /// ``OperationError/dependenciesCancelled(_:)``).
+        /// ``OperationError/dependenciesCancelled(_:)``); `false` for one that timed out
+        /// (``OperationError/timedOut(_:)`` among its errors), which failed (S9).
         public let isCancelled: Bool
         /// The dependency itself, to list it once when several conditions report it; not compared.
         let id: ObjectIdentifier
@@ -110,7 +111,8 @@ extension OperationError.FailedDependency {
         let name = operation.name ?? ""
         self.init(
             name: name.isEmpty ? String(describing: type(of: operation)) : name,
-            errors: (operation as? ConditionalOperation)?.errors ?? [], isCancelled: operation.isCancelled,
+            errors: (operation as? ConditionalOperation)?.errors ?? [],
+            isCancelled: operation.countsAsCancelled,
             id: ObjectIdentifier(operation))
     }
 }
@@ -139,3 +141,16 @@ extension OperationError: CustomStringConvertible {
 }
 
 extension OperationError: Equatable {}
+
+extension Foundation.Operation {
+    /// Cancelled, and not by a timeout: an operation cancelled with ``OperationError/timedOut(_:)``
+    /// failed to do its work in time, so its dependents count it as failed, not cancelled (S9).
+    var countsAsCancelled: Bool {
+        guard isCancelled else { return false }
+        guard let conditional = self as? ConditionalOperation else { return true }
+        return !conditional.errors.contains { error in
+            if case .timedOut = error as? OperationError { return true }
+            return false
+        }
+    }
+}

@@ -36,8 +36,9 @@ extension OperationStateMachine {
         switch phase {
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
-            // Nothing to wait for: the common case, in one step.
+            // Nothing to wait for: the common case, in one step, through `pending` (S16 yields it).
             owner = queue
+            phase = .pending(.asked)
             phase = .ready(conditionsFailed: false)
             return .ready
         case .initialized where !conditions.isEmpty, .pending(.unasked) where !conditions.isEmpty:
@@ -115,6 +116,7 @@ extension OperationStateMachine {
                 return .readDependencies(current)
             }
             guard dependenciesFinished else { return notReady() }
+            if case .initialized = phase { phase = .pending(current) }  // admitted: S16 yields `pending`
             return dependenciesPassed(stage: current, context: context)
         case .evaluating, .acquiring:
             // Its conditions or categories will tell.

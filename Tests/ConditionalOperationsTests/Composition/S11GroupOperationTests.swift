@@ -275,7 +275,8 @@ extension ConditionalOperationsTests.CompositionTests {
                         seenQueue.set(OperationQueue.current)
                     })
             }
-            weak let weakGroup = group
+            let weakGroup = WeakBox<GroupOperation>()
+            weakGroup.set(group)
             OperationQueue().addOperation(group)
             await group.waitUntilFinished()
             #expect(ranOnAQueue.value, "the children ran on the group's queue")
@@ -283,8 +284,8 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(weakChild.object == nil, "the finished group holds no child")
             #expect(seenQueue.object == nil, "the finished group holds no queue")
             _ = consume group
-            await waitUntil(seconds: 10) { weakGroup == nil }
-            #expect(weakGroup == nil)
+            await waitUntil(seconds: 10) { weakGroup.object == nil }
+            #expect(weakGroup.object == nil)
         }
     }
 }

@@ -45,7 +45,8 @@ extension ConditionalOperationsTests {
 
         @Test func S12_aCancelThatAbandonsAConditionReleasesWhatItHoldsOutsideTheLock() async {
             let (holder, held) = Self.operationsSharingOneMutex()
-            weak let weakHeld = held
+            let weakHeld = WeakBox<ProbeOperation>()
+            weakHeld.set(held)
             holder.addCondition(HoldingCondition(held: held))
             _ = consume held
             let cancelled = Latch()
@@ -60,9 +61,10 @@ extension ConditionalOperationsTests {
             let done = completionLatch([holder])
             OperationQueue().addOperation(holder)
             #expect(await done.wait(seconds: 10))
-            await waitUntil(seconds: 5) { weakHeld == nil }
+            await waitUntil(seconds: 5) { weakHeld.object == nil }
             #expect(
-                weakHeld == nil, "the abandoned condition was let go of once the operation finished (S12)")
+                weakHeld.object == nil,
+                "the abandoned condition was let go of once the operation finished (S12)")
         }
     }
 }

@@ -36,6 +36,39 @@ extension ConditionalOperationsTests {
                 ])
         }
 
+        /// Admitted and ready in one step (no dependency, no condition), it still passes `pending`.
+        @Test(arguments: [Admission.plainQueue, .conditionalQueue, .start])
+        func S16_anOperationWithNothingToWaitForYieldsPending(admission: Admission) async {
+            let operation = ProbeOperation()
+            let events = operation.events
+            admission.admit(operation)
+            #expect(
+                await Self.collect(events) == [
+                    "initialized", "pending", "ready", "executing", "didStart", "finishing", "finished",
+                    "didFinish(0)",
+                ])
+        }
+
+        enum Admission: CustomStringConvertible, Sendable {
+            case plainQueue, conditionalQueue, start
+
+            func admit(_ operation: ConditionalOperation) {
+                switch self {
+                case .plainQueue: OperationQueue().addOperation(operation)
+                case .conditionalQueue: ConditionalOperationQueue().addOperation(operation)
+                case .start: operation.start()
+                }
+            }
+
+            var description: String {
+                switch self {
+                case .plainQueue: "OperationQueue"
+                case .conditionalQueue: "ConditionalOperationQueue"
+                case .start: "start()"
+                }
+            }
+        }
+
         @Test func S16_aCancelIsYieldedInOrder() async {
             let operation = ProbeOperation()
             let events = operation.events

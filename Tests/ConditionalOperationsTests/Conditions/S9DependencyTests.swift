@@ -69,6 +69,41 @@ extension ConditionalOperationsTests {
             #expect(dependent.executions.current == 1)
         }
 
+        @Test func S9_aTimedOutDependencyCountsAsFailedNotCancelled() async {
+            let upload = ProbeOperation(.never)
+            upload.name = "upload"
+            upload.addObserver(TimeoutObserver(timeout: 0.05))
+            let dependent = ProbeOperation()
+            dependent.addCondition(NoFailedDependencies(ignoringCancellations: true))
+            dependent.addDependency(upload)
+            let done = completionLatch([dependent])
+            OperationQueue().add([upload, dependent])
+            #expect(await done.wait())
+            #expect(upload.isCancelled, "a timeout cancels (S8)")
+            #expect(
+                dependent.executions.current == 0, "a timed-out dependency failed: the dependent does not run"
+            )
+            #expect(
+                dependent.errors.map { "\($0)" } == [
+                    "1 dependency failed: dependency 'upload' failed: timed out after 0.05 s"
+                ])
+        }
+
+        @Test func S9_aTimedOutProducerIsReportedAsFailed() async {
+            let producer = ClosureOperation<Int> { _ in }  // never finishes by itself
+            producer.name = "fetch"
+            producer.addObserver(TimeoutObserver(timeout: 0.05))
+            let consumer = ValueOperation<Bool>(.success(true))
+            consumer.inject(from: producer) { _, _ in Issue.record("handed over from a timed-out producer") }
+            let done = completionLatch([consumer])
+            OperationQueue().add([producer, consumer])
+            #expect(await done.wait())
+            #expect(
+                consumer.errors.map { "\($0)" } == [
+                    "1 dependency failed: dependency 'fetch' failed: timed out after 0.05 s"
+                ])
+        }
+
         @Test func S9_aDependentsErrorNamesTheFailedDependencyAndCarriesItsErrors() async {
             let parse = ValueOperation<Int>(.failure(TestError(7)))
             parse.name = "parse"

@@ -19,6 +19,21 @@ extension ConditionalOperationsTests {
             #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
         }
 
+        /// S8 (added): a deadline already past times the operation out as it starts.
+        @Test(arguments: [0, -0.5])
+        func S8_aZeroOrNegativeTimeoutTimesOutAsItStarts(timeout: TimeInterval) async {
+            let operation = ProbeOperation(.never)
+            operation.addObserver(TimeoutObserver(timeout: timeout))
+            let observer = RecordingObserver()
+            operation.addObserver(observer)
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(operation.isCancelled)
+            #expect(operation.errors.map { "\($0)" } == ["timed out after \(timeout) s"])
+            #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
+        }
+
         @Test func S8_anOperationThatFinishesInTimeIsNotCancelled() async {
             let operation = ProbeOperation(.finishAtOnce)
             operation.addObserver(TimeoutObserver(timeout: 0.05))

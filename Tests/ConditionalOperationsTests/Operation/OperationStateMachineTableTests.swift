@@ -264,13 +264,15 @@ extension ConditionalOperationsTests {
         }
 
         /// An event that cannot happen in a phase stops the process, naming both.
-        @Test func anImpossibleEventNamesThePhaseAndTheEvent() async {
-            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                var machine = Machine()
-                _ = machine.categoriesGranted()
+        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+            @Test func anImpossibleEventNamesThePhaseAndTheEvent() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    var machine = Machine()
+                    _ = machine.categoriesGranted()
+                }
+                let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                #expect(message.contains("categoriesGranted in phase initialized"))
             }
-            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-            #expect(message.contains("categoriesGranted in phase initialized"))
-        }
+        #endif
     }
 }
