@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "ConditionalOperationsTesting", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "WordCountExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "ConcurrencyExample", dependencies: ["ConditionalOperations"]),
+        // The README's samples as one top-level program, compiled as a reader pastes them.
+        .executableTarget(name: "ReadmeProgram", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
         .testTarget(
             name: "ConditionalOperationsTests",

@@ -145,15 +145,101 @@ extension ConditionalOperationsTests {
             let twins = try Self.twinFiles.map { try Self.normalized(Self.read($0)) }
             #expect(twins.count >= 3, "the twins were not found from \(Self.root.path)")
             var checked = 0
-            for file in Self.markdownFiles where !Self.notYetCompiled.contains(file) {
+            for file in Self.markdownFiles where file != "README.md" && !Self.notYetCompiled.contains(file) {
                 for block in try Self.swiftBlocks(of: file) {
                     checked += 1
+                    let lines =
+                        Self.isInsideMarker(block.lines.first ?? "")
+                        ? Array(block.lines.dropFirst()) : block.lines
                     #expect(
-                        twins.contains { Self.twin($0, holds: block.lines) },
+                        twins.contains { Self.twin($0, holds: lines) },
                         "no twin in Tests/ConditionalOperationsTests/Documentation for \(block)")
                 }
             }
             #expect(checked >= 50, "only \(checked) Swift samples found from \(Self.root.path)")
+        }
+
+        // MARK: Top-level code
+
+        /// The README's samples, in order, are one program a reader pastes into a `main.swift`:
+        /// this executable target's, which `swift build` compiles as top-level code, holds them and
+        /// nothing else (its leading comment lines aside).
+        static let readmeProgram = "Sources/ReadmeProgram/main.swift"
+
+        @Test func theReadmeSamplesAreOneTopLevelProgram() throws {
+            let samples = try Self.swiftBlocks(of: "README.md").flatMap(\.lines)
+            let program = Array(
+                try Self.normalized(Self.read(Self.readmeProgram)).drop { $0.hasPrefix("//") })
+            #expect(samples.count > 20, "the README's samples were not found")
+            let firstDifference =
+                zip(samples, program).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(samples.count, program.count)
+            #expect(
+                samples == program,
+                """
+                README.md's Swift blocks, in order, differ from \(Self.readmeProgram) at the samples' \
+                line \(firstDifference): \(samples.dropFirst(firstDifference).first ?? "(none)")
+                """)
+        }
+
+        /// Whether `line` says the sample belongs inside a function: `// Inside a function:`,
+        /// `// Inside an async function:`, `// Inside a test:`, … It is for the reader: the twin wraps
+        /// the rest in such a function.
+        static func isInsideMarker(_ line: String) -> Bool {
+            line.hasPrefix("// Inside ") && line.hasSuffix(":")
+        }
+
+        /// The lines of `block` that are statements at its top level: not a declaration, an import,
+        /// a comment or a line inside braces, parentheses or brackets. Such code means something
+        /// else at the top level of a `main.swift` (variables isolated to the main actor, `await`
+        /// choosing another overload) than inside a function.
+        static func topLevelStatements(_ block: [String]) -> [String] {
+            let declarations = [
+                "@", "import ", "#if", "#else", "#endif", "//", "final ", "class ", "struct ", "enum ",
+                "extension ", "protocol ", "func ", "public ", "private ", "fileprivate ", "internal ",
+                "open ", "actor ", "typealias ", "override ", "nonisolated ", "static ", "}", ")", "]",
+            ]
+            var depth = 0
+            var statements: [String] = []
+            for line in block {
+                if depth == 0, !declarations.contains(where: line.hasPrefix) { statements.append(line) }
+                for character in line {
+                    switch character {
+                    case "{", "(", "[": depth += 1
+                    case "}", ")", "]": depth -= 1
+                    default: break
+                    }
+                }
+            }
+            return statements
+        }
+
+        /// Outside the README, a sample with statements says where they go: its first line is a
+        /// marker (``isInsideMarker(_:)``), since its twin runs it inside a function.
+        @Test func aSampleWithStatementsSaysItBelongsInsideAFunction() throws {
+            var marked = 0
+            for file in Self.markdownFiles where file != "README.md" {
+                for block in try Self.swiftBlocks(of: file)
+                where !Self.topLevelStatements(block.lines).isEmpty {
+                    let isMarked = Self.isInsideMarker(block.lines.first ?? "")
+                    marked += isMarked ? 1 : 0
+                    #expect(
+                        isMarked,
+                        """
+                        \(block): top-level statements in a guide's sample; begin it with \
+                        `// Inside an async function:` (or `// Inside a function:`)
+                        """)
+                }
+            }
+            #expect(marked >= 30, "only \(marked) samples with statements found")
+        }
+
+        @Test func theTopLevelStatementRules() {
+            #expect(Self.topLevelStatements(["final class A {", "let a = 1", "}"]).isEmpty)
+            #expect(Self.topLevelStatements(["import Foundation", "// …", "func f() {}"]).isEmpty)
+            #expect(Self.topLevelStatements(["let a = A()", "a.go(", "b)"]) == ["let a = A()", "a.go("])
+            #expect(Self.isInsideMarker("// Inside an async function:"))
+            #expect(!Self.isInsideMarker("// inside"))
         }
 
         /// The modules whose doc comments' samples are compiled.
