@@ -33,7 +33,7 @@
             func aNoOpOperation(kind: String, conditional: Bool, bound: Int) {
                 let queue = conditional ? ConditionalOperationQueue() : OperationQueue()
                 let trips = Self.fewestTrips { Self.run(on: queue) { ConditionalOperation() } }
-                print("lock trips, \(kind): \(trips)")
+                Swift.print("lock trips, \(kind): \(trips)")
                 #expect(trips <= bound)
             }
 
@@ -46,7 +46,7 @@
                         return operation
                     }
                 }
-                print("lock trips, exclusive, ConditionalOperationQueue: \(trips)")
+                Swift.print("lock trips, exclusive, ConditionalOperationQueue: \(trips)")
                 #expect(trips <= 12)
             }
 
@@ -60,7 +60,7 @@
                         return operation
                     }
                 }
-                print("lock trips, condition + observer, OperationQueue: \(trips)")
+                Swift.print("lock trips, condition + observer, OperationQueue: \(trips)")
                 #expect(trips <= 10)
             }
         }

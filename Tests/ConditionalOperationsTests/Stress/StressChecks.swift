@@ -187,7 +187,11 @@ enum StressChecks {
                 var failed: [OperationError.FailedDependency] = []
                 var cancelled: [OperationError.FailedDependency] = []
                 for dependency in operation.dependencies {
-                    if dependency.isCancelled {
+                    // S9 (added): a timed-out dependency failed, it was not merely cancelled.
+                    let timedOut = ((dependency as? ConditionalOperation)?.errors ?? []).contains {
+                        stressKey($0).hasPrefix("OperationError: timed out")
+                    }
+                    if dependency.isCancelled && !timedOut {
                         cancelled.append(OperationError.FailedDependency(dependency))
                     } else if let conditional = dependency as? ConditionalOperation, conditional.failed {
                         failed.append(OperationError.FailedDependency(dependency))
