@@ -1,4 +1,4 @@
-/// A figure from DESIGN.md section 5 that a row must reach.
+/// A figure a row must reach: the targets of the README's performance table.
 enum Target: Sendable, Codable {
     /// ours / Foundation at most this.
     case ratio(Double)

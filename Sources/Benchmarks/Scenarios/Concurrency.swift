@@ -56,7 +56,7 @@ extension Scenario {
             ]
         },
         footnote: { _ in
-            "concurrent-run: DESIGN.md asks that it finishes and the thread count grows by at most 4."
+            "concurrent-run: the target is that it finishes and the thread count grows by at most 4."
         })
 }
 

@@ -35,7 +35,7 @@ extension Scenario {
             ]
         },
         footnote: { rows in
-            "chain-cond-queue: DESIGN.md asks ≤ 0.06 s for 10k and, for 50k, ≤ 5.5× the 10k time."
+            "chain-cond-queue: the target is ≤ 0.06 s for 10k and, for 50k, ≤ 5.5× the 10k time."
         })
 
     /// One exclusivity category on `ConditionalOperationQueue`, against Foundation's serial queue.
@@ -55,7 +55,7 @@ extension Scenario {
             ]
         },
         footnote: { _ in
-            "exclusive-cond-queue: DESIGN.md asks ≤ 4 µs per operation and ≤ 1.0× Foundation's serial queue, "
+            "exclusive-cond-queue: the target is ≤ 4 µs per operation and ≤ 1.0× Foundation's serial queue, "
                 + "linear in n."
         })
 

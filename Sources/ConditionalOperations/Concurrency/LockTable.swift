@@ -3,7 +3,7 @@ import Foundation
 /// The locks of the operations: a fixed table of `pthread_mutex_t`, each operation using the one
 /// its address picks.
 ///
-/// An operation's lock costs it no memory and no allocation (DESIGN §5 counts bytes per
+/// An operation's lock costs it no memory and no allocation (the memory target (README, Performance) counts bytes per
 /// operation), and it is the library's one kind of lock, a pthread mutex, which ThreadSanitizer
 /// sees on every platform. Operations sharing a mutex only wait for each other's short critical
 /// sections, which never call out. Never take one operation's lock while holding another's:

@@ -3,7 +3,7 @@ import Foundation
 /// The progress of every operation that was asked for one and has not finished, keyed by the
 /// operation.
 ///
-/// Kept here rather than in a stored property: DESIGN §5 leaves an operation about 12 bytes of
+/// Kept here rather than in a stored property: the memory target (README, Performance) leaves an operation about 12 bytes of
 /// its memory budget, and most operations never report progress. An operation that never asks
 /// costs nothing: no entry, no lock taken, not even when it finishes, because only the observer
 /// installed with its progress removes the entry (S12: a finished operation holds nothing).

@@ -4,7 +4,7 @@ import Dispatch
 /// conditions, waiting for categories or executing. Read once per phase that can last.
 ///
 /// Milliseconds in 32 bits, so that it fits beside the phase's other data without growing the
-/// operation (DESIGN §5 allows 300 bytes above a `BlockOperation`): durations are right for waits
+/// operation (the memory target (README, Performance) allows 300 bytes above a `BlockOperation`): durations are right for waits
 /// shorter than 49 days, which wrap.
 struct Uptime: Sendable {
     private let milliseconds: UInt32

@@ -63,7 +63,7 @@ public struct BlockObserver: OperationObserver {
     }
 
     /// The closures, small enough for the common observer of one callback to be stored inside an
-    /// `any OperationObserver` without an allocation of its own (DESIGN §5 counts bytes per operation).
+    /// `any OperationObserver` without an allocation of its own (the memory target (README, Performance) counts bytes per operation).
     private enum Callbacks: Sendable {
         case none
         case didStart(@Sendable (ConditionalOperation) -> Void)

@@ -1,5 +1,5 @@
 /// The observers of one operation, in the order they were added. The first is stored inline:
-/// most operations have at most one, and then the list allocates nothing (DESIGN §5 counts bytes
+/// most operations have at most one, and then the list allocates nothing (the memory target (README, Performance) counts bytes
 /// per operation).
 struct ObserverList: Sequence {
     private var first: (any OperationObserver)?

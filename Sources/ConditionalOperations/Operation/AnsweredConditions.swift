@@ -2,7 +2,7 @@
 ///
 /// Fewer than 64 conditions are bits in one word, the places of conditions that do not exist set
 /// from the start, so the usual operation allocates nothing here and the operation's state machine
-/// stays small (DESIGN §5 counts bytes per operation).
+/// stays small (the memory target (README, Performance) counts bytes per operation).
 struct AnsweredConditions {
     private enum Storage {
         case bits(UInt64)

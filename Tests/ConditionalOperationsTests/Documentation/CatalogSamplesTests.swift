@@ -54,7 +54,7 @@ extension ConditionalOperationsTests {
                 DispatchQueue.global().async {
                     do {
                         let data = try Data(contentsOf: self.file)
-                        guard !self.isCancelled else { return }
+                        guard !self.isCancelled else { return self.finish() }
                         let sum = data.reduce(UInt32(0)) { ($0 &* 31) &+ UInt32($1) }
                         self.lock.withLock { self.result = sum }
                         self.finish()
