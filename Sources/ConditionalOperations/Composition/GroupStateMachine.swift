@@ -67,7 +67,7 @@ struct GroupStateMachine {
     /// The queue's delegate, kept until the group finished. Set once, right after creation.
     mutating func track(with tracker: GroupChildTracker) {
         guard case .waiting(var waiting) = state else {
-            preconditionFailure("GroupStateMachine: track(with:) in state \(state)")
+            fatalError("GroupStateMachine: track(with:) in state \(state)")
         }
         waiting.tracker = tracker
         state = .waiting(waiting)
@@ -98,7 +98,7 @@ struct GroupStateMachine {
             // Too late to be waited for: it is cancelled so that it finishes at once.
             return .runLate
         case .modifying:
-            preconditionFailure("GroupStateMachine: add in state modifying")
+            fatalError("GroupStateMachine: add in state modifying")
         }
     }
 
@@ -119,7 +119,7 @@ struct GroupStateMachine {
                     isCancelled: waiting.isCancelled || ending == .finishDraining))
             return .start(waiting.queue, children: waiting.children)
         case .running, .finished, .modifying:
-            preconditionFailure(
+            fatalError(
                 "GroupStateMachine: start(\(ending)) in state \(state): a group starts once (S1)")
         }
     }
@@ -151,7 +151,7 @@ struct GroupStateMachine {
             // Every child already finished.
             return .none
         case .modifying:
-            preconditionFailure("GroupStateMachine: cancel in state modifying")
+            fatalError("GroupStateMachine: cancel in state modifying")
         }
     }
 
@@ -169,7 +169,7 @@ struct GroupStateMachine {
             // Not counted: cancelled, so that it finishes at once.
             return true
         case .modifying:
-            preconditionFailure("GroupStateMachine: childWillBeAdded in state modifying")
+            fatalError("GroupStateMachine: childWillBeAdded in state modifying")
         }
     }
 
@@ -202,7 +202,7 @@ struct GroupStateMachine {
             // Not counted (a child that was cancelled and run on the library's queue).
             return .none
         case .modifying:
-            preconditionFailure("GroupStateMachine: childFinished in state modifying")
+            fatalError("GroupStateMachine: childFinished in state modifying")
         }
     }
 }

@@ -47,7 +47,7 @@ struct RetryStateMachine<Attempt, Timer> {
             // The timer fired after a cancel ended the wait.
             return .none
         case .idle, .waiting, .making, .running, .finished:
-            preconditionFailure("startAttempt(afterBackoff: \(afterBackoff)) in state \(state)")
+            fatalError("startAttempt(afterBackoff: \(afterBackoff)) in state \(state)")
         }
     }
 
@@ -64,7 +64,7 @@ struct RetryStateMachine<Attempt, Timer> {
             state = .running(attempt, number: number)
             return isCancelled ? .runCancelled : .run
         case .idle, .waiting, .running, .finished:
-            preconditionFailure("attemptMade in state \(state): no attempt was being made")
+            fatalError("attemptMade in state \(state): no attempt was being made")
         }
     }
 
@@ -96,7 +96,7 @@ struct RetryStateMachine<Attempt, Timer> {
     /// The running attempt succeeded: the retry operation finishes with its outcome.
     mutating func attemptSucceeded() {
         guard case .running = state else {
-            preconditionFailure("attemptSucceeded in state \(state): no attempt was running")
+            fatalError("attemptSucceeded in state \(state): no attempt was running")
         }
         state = .finished
     }
@@ -115,7 +115,7 @@ struct RetryStateMachine<Attempt, Timer> {
     /// when there is none (out of attempts, `shouldRetry` said no, or the back-off gave up).
     mutating func attemptFailed(errors: [any Error], retryAfter delay: TimeInterval?) -> AttemptFailedAction {
         guard case .running = state else {
-            preconditionFailure("attemptFailed in state \(state): no attempt was running")
+            fatalError("attemptFailed in state \(state): no attempt was running")
         }
         guard !isCancelled, let delay else {
             // An attempt cancelled without an error: the retry operation ends cancelled too.
@@ -147,7 +147,7 @@ struct RetryStateMachine<Attempt, Timer> {
             // Cancelled while it was made.
             return .discard
         case .idle, .making, .running, .waiting:
-            preconditionFailure("timerMade in state \(state): no back-off was waiting for a timer")
+            fatalError("timerMade in state \(state): no back-off was waiting for a timer")
         }
     }
 }

@@ -252,17 +252,13 @@ struct MachineLock {
         rethrows
         -> Result
     {
-        #if LOCK_COUNTING
-            if counted { LockCounter.count() }
-        #endif
-        let mutex = LockTable.mutex(for: ObjectIdentifier(operation))
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
-        // reference read plainly is retained and released around the access, two atomic
-        // operations on each of the operation's trips.
-        return try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef {
-            try body(&$0.lockedMachine)
+        try LockTable.mutex(for: ObjectIdentifier(operation)).withLock(counted: counted) {
+            // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
+            // reference read plainly is retained and released around the access, two atomic
+            // operations on each of the operation's trips.
+            try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef {
+                try body(&$0.lockedMachine)
+            }
         }
     }
 }

@@ -23,7 +23,7 @@ extension GroupStateMachine {
             // Every child finished: the group's own finish completes its progress.
             return ([], nil)
         case .modifying:
-            preconditionFailure("GroupStateMachine: makeProgress in state modifying")
+            fatalError("GroupStateMachine: makeProgress in state modifying")
         }
         var adopt: [ConditionalOperation] = []
         for child in children {

@@ -26,13 +26,8 @@ struct Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value. Never call out to user code from `body`.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        #if LOCK_COUNTING
-            LockCounter.count()
-        #endif
-        return try storage.withUnsafeMutablePointers { value, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
+        try storage.withUnsafeMutablePointers { value, mutex in
+            try mutex.withLock { try body(&value.pointee) }
         }
     }
 }

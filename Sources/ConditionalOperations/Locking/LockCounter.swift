@@ -3,7 +3,7 @@
 
     /// Counts the library's lock acquisitions, in builds made with `-Xswiftc -DLOCK_COUNTING`
     /// only: how the trips through the locks per operation are measured (`LockTripTests`).
-    /// Foundation's reads of `isFinished` are not counted (`MachineLock.withLock(counted:_:)`).
+    /// Foundation's reads of `isFinished` are not counted (`withLock(counted:_:)`).
     enum LockCounter {
         // the count is only reached under `mutex`, which is not itself counted
         nonisolated(unsafe) private static var trips = 0

@@ -21,7 +21,7 @@ final class FinishWait: Sendable {
                     return nil
                 case .finished: return .success(())
                 case .cancelled: return .failure(CancellationError())
-                case .suspended: preconditionFailure("FinishWait.wait() called twice")
+                case .suspended: fatalError("FinishWait.wait() called twice")
                 }
             }
             if let resume { continuation.resume(with: resume) }

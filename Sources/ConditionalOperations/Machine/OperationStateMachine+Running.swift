@@ -47,7 +47,7 @@ extension OperationStateMachine {
             // A cancel launched it meanwhile.
             return []
         case .initialized, .pending, .evaluating, .acquiring:
-            preconditionFailure("launchDeferred in phase \(phase): only a ready operation launches")
+            fatalError("launchDeferred in phase \(phase): only a ready operation launches")
         }
     }
 
@@ -209,7 +209,7 @@ extension OperationStateMachine {
     /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
     mutating func markFinished(notified: Int) -> FinishedAction {
         guard case .finishing = phase else {
-            preconditionFailure("markFinished in phase \(phase): only a finishing operation finishes")
+            fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
         guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
         let action = FinishedAction.finished(
@@ -228,7 +228,7 @@ extension OperationStateMachine {
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
         guard case .draining = phase else {
-            preconditionFailure("drained(errors:) in phase \(phase): it was not draining")
+            fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
         errors.append(contentsOf: new)
         return queueFinish(wasExecuting: false)

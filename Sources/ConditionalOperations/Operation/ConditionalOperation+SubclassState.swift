@@ -1,27 +1,8 @@
 import Foundation
 
-/// A subclass's own state lives under the operation's lock, the one its state machine is behind:
-/// an operation has one lock, and that state costs no allocation and no mutex of its own
-/// (`ResultOperation`'s output, `AsyncOperation`'s task).
-///
-/// That mutex is one of ``LockTable``'s: not recursive, and shared with other operations. A
-/// closure run under it must not take any operation's lock (`state`, `isCancelled`, `errors`,
-/// `finish`, `cancel`, …), must not call user code, and must not let go of the last reference to
-/// anything, since a deinit may take the same mutex: swap the value out and let it go once unlocked.
+/// A subclass's own state, read and written in the machine's own trip through the lock (see
+/// `Locking/ConditionalOperation+OwnLock.swift` for the rules of such state).
 extension ConditionalOperation {
-    /// Runs `body` under the operation's own lock, for state a subclass keeps in stored properties
-    /// (marked `@exclusivity(unchecked)`: the lock already makes every access exclusive).
-    @inline(__always)
-    func withOwnLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        #if LOCK_COUNTING
-            LockCounter.count()
-        #endif
-        let mutex = LockTable.mutex(for: ObjectIdentifier(self))
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-
     /// ``finish(errors:)``, with `record` run first in the same trip through the lock, told
     /// whether an earlier finish already won (finishing began, or `finish` was called before the
     /// operation executed): a subclass stores what it finishes with (S6: the first finish wins),

@@ -180,7 +180,7 @@ extension OperationStateMachine {
             // Cancelled (or in a cycle) meanwhile: abandoned.
             return .answer(true, [])
         case .initialized, .pending(.unasked), .pending(.asked), .evaluating, .acquiring:
-            preconditionFailure("conditionDependenciesAdded in phase \(phase): nothing was being asked")
+            fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
     }
 
@@ -208,7 +208,7 @@ extension OperationStateMachine {
             // Cancelled or finished early while they answered.
             return .answer(true, [])
         case .initialized, .pending, .acquiring:
-            preconditionFailure("endInlineEvaluation in phase \(phase): nothing was being evaluated")
+            fatalError("endInlineEvaluation in phase \(phase): nothing was being evaluated")
         }
     }
 
@@ -250,7 +250,7 @@ extension OperationStateMachine {
             // A late answer after a cancel or an early finish: ignored.
             return EvaluatedAction(readiness: .answer(true, []))
         case .initialized, .pending:
-            preconditionFailure("conditionEvaluated in phase \(phase): no condition was handed out")
+            fatalError("conditionEvaluated in phase \(phase): no condition was handed out")
         }
     }
 
@@ -279,7 +279,7 @@ extension OperationStateMachine {
             // Cancelled or finished while waiting: hand the categories on at once.
             return .answer(true, .releaseCategories)
         case .initialized, .pending, .evaluating:
-            preconditionFailure("categoriesGranted in phase \(phase): nothing was requested")
+            fatalError("categoriesGranted in phase \(phase): nothing was requested")
         }
     }
 
@@ -300,7 +300,7 @@ extension OperationStateMachine {
             // Cancelled or finished early while requesting.
             return .answer(true, [])
         case .initialized, .pending, .evaluating:
-            preconditionFailure("endInlineAcquisition in phase \(phase): nothing was requested")
+            fatalError("endInlineAcquisition in phase \(phase): nothing was requested")
         }
     }
 

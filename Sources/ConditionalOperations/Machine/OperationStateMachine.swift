@@ -258,7 +258,7 @@ struct OperationStateMachine {
     /// Started and ready: execute, or finish (or drain) without executing.
     mutating func launch() -> Followup {
         guard case .ready(let conditionsFailed) = phase else {
-            preconditionFailure("launch in phase \(phase): only a ready operation launches")
+            fatalError("launch in phase \(phase): only a ready operation launches")
         }
         if isCancelled || isFinishRequested || conditionsFailed {
             if drainsBeforeFinishing {
