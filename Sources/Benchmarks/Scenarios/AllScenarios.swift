@@ -8,6 +8,7 @@ extension Scenario {
         .noopConditionalQueue,
         .chainConditionalQueue,
         .exclusiveConditionalQueue,
+        .limitedConditionalQueue,
         .exclusivePlain,
         .fanIn,
         .fanOut,

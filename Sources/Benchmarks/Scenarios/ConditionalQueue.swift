@@ -59,6 +59,26 @@ extension Scenario {
                 + "linear in n."
         })
 
+    /// One category with `limit: 4` on `ConditionalOperationQueue`, against Foundation's queue of 4.
+    static let limitedConditionalQueue = Scenario(
+        name: "limited-conditional-queue",
+        summary:
+            "operations in one category with limit 4 on ConditionalOperationQueue vs BlockOperations on an OperationQueue running 4 at once",
+        defaultSizes: [10_000],
+        measure: { n, settings, limit in
+            [
+                TimedComparison(
+                    matchup: Matchup(
+                        shape: .independent, foundation: .blockOperationOnQueueOfFour,
+                        ours: .limitedOnConditionalQueue)
+                )
+                .run(label: "limit-4-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(1.0))
+            ]
+        },
+        footnote: { _ in
+            "limit-4-cond-queue: the target is ≤ 1.0× Foundation's queue with maxConcurrentOperationCount = 4."
+        })
+
     /// One exclusivity category on a plain `OperationQueue`: waiting operations stay in Foundation's
     /// queue, whose scheduling pass walks them all (quadratic); the library must add nothing to it.
     static let exclusivePlain = Scenario(

@@ -43,6 +43,18 @@ extension Contender {
             return operation
         })
 
+    /// Foundation's `BlockOperation` on a queue running at most 4 at once.
+    static let blockOperationOnQueueOfFour = Contender(make: { BlockOperation {} }, queue: .atMostFour)
+
+    /// The library, all operations in one category with `limit: 4`, on a `ConditionalOperationQueue`.
+    static let limitedOnConditionalQueue = Contender(
+        make: {
+            let operation = NoopOperation()
+            operation.addCondition(MutuallyExclusive(category: "benchmark four", limit: 4))
+            return operation
+        },
+        queue: .conditional)
+
     /// The library, all operations in one exclusivity category, on a `ConditionalOperationQueue`.
     static let exclusiveOnConditionalQueue = Contender(
         make: {
@@ -58,6 +70,8 @@ enum QueueKind: Sendable {
     case plain
     /// A plain queue with `maxConcurrentOperationCount = 1`.
     case serial
+    /// A plain queue with `maxConcurrentOperationCount = 4`.
+    case atMostFour
     case conditional
 
     func make() -> OperationQueue {
@@ -66,6 +80,10 @@ enum QueueKind: Sendable {
         case .serial:
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
+            return queue
+        case .atMostFour:
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 4
             return queue
         case .conditional: return ConditionalOperationQueue()
         }

@@ -9,15 +9,37 @@
 /// ```swift
 /// alert.addCondition(MutuallyExclusive(category: "alert"))
 /// sync.addCondition(MutuallyExclusive(SyncOperation.self))
+/// upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))  // at most 3 at once
 /// ```
+///
+/// With a limit (S19), at most `limit` operations holding the category execute at once, in the
+/// order they asked. A category has one limit: the first one the process gives it with
+/// ``init(category:limit:)``; `init(category:)` means 1. A different limit for a category that has
+/// one, or a limit below 1, stops the program naming the category and both limits (S13).
 public struct MutuallyExclusive: OperationCondition {
     /// The category's name.
     public let category: String
 
-    /// Exclusive within `category`.
+    /// Exclusive within `category`: one operation at a time (a limit of 1).
     public init(category: String) {
         self.category = category
+        ExclusivityController.shared.setLimit(1, for: category)
     }
+
+    /// At most `limit` operations holding `category` execute at once, across every queue of the
+    /// process, first come, first served (S19). `limit` is at least 1.
+    ///
+    /// ```swift
+    /// let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
+    /// upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
+    /// ```
+    public init(category: String, limit: Int) {
+        self.category = category
+        ExclusivityController.shared.setLimit(limit, for: category)
+    }
+
+    /// How many operations may hold ``category`` at once: 1 unless the process gave it another.
+    public var limit: Int { ExclusivityController.shared.limit(of: category) }
 
     /// Exclusive among operations using the same type: the category is `String(reflecting: type)`.
     public init<T>(_ type: T.Type) {

@@ -1,7 +1,8 @@
 /// Grants mutually exclusive categories across the whole process, first come, first served.
 ///
-/// Each category has a queue of requests in arrival order; a request holds its categories when it
-/// is first in the queue of every one of them. Requests enter all their queues at once, under one
+/// Each category has a line of requests in arrival order and a limit, 1 unless the process gave it
+/// another (S19); a request holds its categories when it is among the first `limit` requests of
+/// the line of every one of them. Requests enter all their queues at once, under one
 /// lock, so any two requests are in the same order in every queue they share: no request can wait
 /// for another that waits for it, and several categories are acquired all or none.
 ///
@@ -33,9 +34,9 @@ final class ExclusivityController: Sendable {
             self.requester = requester
         }
 
-        /// Takes the grant if the request is now first in every one of its queues.
+        /// Takes the grant if the request is now within the limit of every one of its lines.
         func takeGrantIfFirst() -> Grant? {
-            guard let grant, categories.allSatisfy({ $0.first === self }) else { return nil }
+            guard let grant, categories.allSatisfy({ $0.admits(self) }) else { return nil }
             self.grant = nil
             return grant
         }
@@ -44,14 +45,30 @@ final class ExclusivityController: Sendable {
     /// A category's requests in arrival order. Reached only under the controller's lock.
     private final class Category {
         let name: String
+        /// How many requests hold it at once (S19).
+        let limit: Int
         private var requests = RequestQueue<Request>()
 
-        init(name: String) {
+        init(name: String, limit: Int) {
             self.name = name
+            self.limit = limit
         }
 
         /// The request first in line; released requests are dropped on the way.
         var first: Request? { requests.dropFirst { $0.isReleased } }
+
+        /// The requests within the limit, in arrival order: those that hold it or may take it.
+        var admitted: [Request] {
+            guard let first else { return [] }
+            guard limit > 1 else { return [first] }
+            return Array(requests.elements.lazy.filter { !$0.isReleased }.prefix(limit))
+        }
+
+        /// Whether `request` is within the limit of this line.
+        func admits(_ request: Request) -> Bool {
+            guard limit > 1 else { return first === request }
+            return admitted.contains { $0 === request }
+        }
 
         var waitingCount: Int { requests.count { !$0.isReleased } }
 
@@ -66,6 +83,9 @@ final class ExclusivityController: Sendable {
     private struct State {
         var categories: [String: Category] = [:]
         var requests: [ObjectIdentifier: Request] = [:]
+        /// The limits other than 1 the process gave, by category name (unscoped), kept for the
+        /// process's life: a category's limit is the first one given (S19).
+        var limits: [String: Int] = [:]
 
         /// Marks `request` released and returns the grants of the requests that thereby became
         /// first in all their queues; forgets the categories nobody is left in.
@@ -74,25 +94,55 @@ final class ExclusivityController: Sendable {
             request.requester = nil
             var grants: [Grant] = []
             for category in request.categories {
-                guard let next = category.first else {
+                let admitted = category.admitted
+                guard !admitted.isEmpty else {
                     // Nobody left: forget it (unless a later request already put a fresh one there).
                     if categories[category.name] === category { categories[category.name] = nil }
                     continue
                 }
-                if let grant = next.takeGrantIfFirst() { grants.append(grant) }
+                for next in admitted {
+                    if let grant = next.takeGrantIfFirst() { grants.append(grant) }
+                }
             }
             return grants
         }
 
         mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
-            let category = Category(name: name)
+            let category = Category(name: name, limit: limits[ExclusivityController.unscopedName(name)] ?? 1)
             categories[name] = category
             return category
         }
     }
 
     private let state = Locked(State())
+
+    /// Gives `category` its limit (S19): the first limit the process gives a category stays; a
+    /// different one later, or a limit below 1, is a misuse (S13). `init(category:)` gives 1.
+    func setLimit(_ limit: Int, for category: String) {
+        guard limit >= 1 else {
+            Misuse.trap(
+                "MutuallyExclusive(category: \"\(category)\", limit: \(limit)): a limit is at least 1 (S19)")
+        }
+        let earlier = state.withLock { state -> Int? in
+            if let earlier = state.limits[category] { return earlier == limit ? nil : earlier }
+            guard limit > 1 else { return nil }
+            // Held or waited for with limit 1 right now: that was the first limit given.
+            if state.categories[category] != nil { return 1 }
+            state.limits[category] = limit
+            return nil
+        }
+        if let earlier {
+            Misuse.trap(
+                "MutuallyExclusive(category: \"\(category)\", limit: \(limit)): the category's limit is "
+                    + "\(earlier), the first one given; one category has one limit (S13, S19)")
+        }
+    }
+
+    /// The limit of `category`: 1 unless ``setLimit(_:for:)`` gave it another.
+    func limit(of category: String) -> Int {
+        state.withLock { $0.limits[category] ?? 1 }
+    }
 
     /// Requests `categories` for `requester`. Returns `true` when they are all held at once;
     /// otherwise `grant` runs once they are, outside the lock. A request `requester` still had is
@@ -137,7 +187,7 @@ final class ExclusivityController: Sendable {
             return request.categories.map { category in
                 let line = category.line
                 let position = line.firstIndex { $0 === request } ?? line.count
-                return (category.name, position > 0 ? line.first?.requester : nil, position)
+                return (category.name, category.admits(request) ? nil : line.first?.requester, position)
             }
         }
         // Names are read unlocked: `name` is Foundation's, and the holder may be let go of here.

@@ -227,6 +227,19 @@ extension ConditionalOperationsTests {
             #expect([showAlert, sync, write].allSatisfy { $0.errors.isEmpty })
         }
 
+        @Test func mutualExclusivityWithALimit() async {
+            let files = (1...8).map { "report \($0)" }
+            let queue = ConditionalOperationQueue()
+            for file in files {
+                let upload = UploadOperation(file)
+                upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
+                queue.addOperation(upload)
+            }
+            let finished = Latch()
+            queue.addBarrierBlock { finished.countDown() }
+            #expect(await finished.wait())
+        }
+
         // MARK: RunningOperations.md
 
         @Test func runningOperationsOnAConditionalOperationQueue() async {

@@ -24,13 +24,24 @@ extension ConditionalOperationsTests {
         @Test func mutuallyExclusiveOperations() async throws {
             let alert = QuickOperation()
             let sync = SyncOperation()
+            let upload = QuickOperation()
             alert.addCondition(MutuallyExclusive(category: "alert"))
             sync.addCondition(MutuallyExclusive(SyncOperation.self))
+            upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))  // at most 3 at once
             let queue = OperationQueue()
-            queue.addOperation(alert)
-            queue.addOperation(sync)
+            for operation in [alert, sync, upload] { queue.addOperation(operation) }
             try await alert.waitUntilFinished(timeout: 5)
             try await sync.waitUntilFinished(timeout: 5)
+            try await upload.waitUntilFinished(timeout: 5)
+        }
+
+        // MutuallyExclusive.init(category:limit:)
+        @Test func aCategoryWithALimit() async throws {
+            let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
+            upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
+            OperationQueue().addOperation(upload)
+            try await upload.waitUntilFinished(timeout: 5)
+            #expect(upload.errors.isEmpty)
         }
 
         // AsyncCondition
