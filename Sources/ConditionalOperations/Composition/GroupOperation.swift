@@ -29,7 +29,11 @@ import Foundation
 ///   ``MutuallyExclusive`` condition of the group or of an enclosing group). It then competes for
 ///   it with its siblings only, while every other operation needing the category waits for the
 ///   whole group.
-/// - **Memory** (S12): a finished group holds neither its children nor its queue.
+/// - **Children** (S11): ``children`` lists every child added, in order;
+///   ``maxConcurrentChildren`` bounds how many execute at once; ``child(_:didFinishWith:)``
+///   keeps, drops or transforms a child's errors.
+/// - **Memory** (S12): a finished group holds no queue; it keeps its ``children`` as long as it
+///   lives, as an array would.
 /// - **Progress**: its ``ConditionalOperation/progress`` adds up its children's, one unit each,
 ///   the total growing with children added; a ``ConditionalOperation`` child's own progress
 ///   becomes a child of it (`progressView.observedProgress = group.progress`).
@@ -96,6 +100,49 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// every child the group ran (also the cancelled children of a group that did not execute).
     open func childDidFinish(_ child: Foundation.Operation, errors: [any Error]) {}
 
+    /// The errors the group keeps from a finished child (S11): the default keeps `errors`;
+    /// return `[]` to ignore the child's failure, or other errors to transform it.
+    ///
+    /// Called once per finished child, after ``childDidFinish(_:errors:)``, outside every lock of
+    /// the library, on the thread that finished the child.
+    ///
+    /// ```swift
+    /// final class SyncAll: GroupOperation, @unchecked Sendable {
+    ///     override func child(_ child: Operation, didFinishWith errors: [any Error]) -> [any Error] {
+    ///         errors.filter { !($0 is CancellationError) }  // a cancelled child is no failure here
+    ///     }
+    /// }
+    /// ```
+    open func child(_ child: Foundation.Operation, didFinishWith errors: [any Error]) -> [any Error] {
+        errors
+    }
+
+    /// Every child added, in the order added (S11): given to ``init(operations:)`` or
+    /// ``addOperation(_:)``, produced by a child, or a child's condition dependency. The group
+    /// keeps them as long as it lives.
+    public var children: [Foundation.Operation] {
+        group.withLock { $0.children.all }
+    }
+
+    /// How many children execute at once (S11); `OperationQueue.defaultMaxConcurrentOperationCount`
+    /// (as many as the system allows) unless set. The children's queue takes it at once, also
+    /// while the group runs.
+    ///
+    /// ```swift
+    /// let downloads = GroupOperation(operations: files.map { DownloadOperation(file: $0) })
+    /// downloads.maxConcurrentChildren = 2
+    /// ```
+    public var maxConcurrentChildren: Int {
+        get { group.withLock { $0.maxConcurrentChildren } }
+        set {
+            let queue = group.withLock { group in
+                group.maxConcurrentChildren = newValue
+                return group.queue
+            }
+            queue?.maxConcurrentOperationCount = newValue
+        }
+    }
+
     // MARK: Running
 
     /// Starts the children; the group finishes once every child finished.
@@ -159,7 +206,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     func childFinished(_ child: Foundation.Operation, errors: [any Error]) {
         guard group.withLock({ $0.isRunning }) else { return }
         childDidFinish(child, errors: errors)
-        countFinished(child, errors: errors)
+        countFinished(child, errors: self.child(child, didFinishWith: errors))
     }
 
     /// One child (or the start, `nil`) finished; the last one ends the group.

@@ -53,9 +53,23 @@ struct GroupStateMachine {
     private(set) var state: State
     /// The units of the group's progress, once it was asked for (`GroupStateMachine+Progress`).
     var progress: GroupProgressTally?
+    /// Every child added, in order (S11): kept for `children` until the group is let go of.
+    private(set) var children = ChildList()
+    /// What `maxConcurrentChildren` was set to; the queue has it while the group runs.
+    var maxConcurrentChildren = OperationQueue.defaultMaxConcurrentOperationCount
 
     init(queue: ConditionalOperationQueue, children: [Foundation.Operation]) {
         state = .waiting(Waiting(queue: queue, children: children))
+        for child in children { self.children.append(child) }
+    }
+
+    /// The queue the children run on, while the group has one: `maxConcurrentChildren` goes there.
+    var queue: ConditionalOperationQueue? {
+        switch state {
+        case .waiting(let waiting): waiting.queue
+        case .running(let running): running.queue
+        case .finished, .modifying: nil
+        }
     }
 
     /// Whether children finishing now are counted.
@@ -84,6 +98,7 @@ struct GroupStateMachine {
 
     /// `addOperation(_:)` was called with `child`.
     mutating func add(_ child: Foundation.Operation) -> AddAction {
+        children.append(child)
         switch state {
         case .waiting(var waiting):
             // Not started: it waits with the others, cancelled if the group was.
@@ -157,6 +172,7 @@ struct GroupStateMachine {
 
     /// The queue is about to add `child`. Returns whether to cancel it.
     mutating func childWillBeAdded(_ child: Foundation.Operation) -> Bool {
+        children.append(child)  // a produced operation or a condition's dependency is a child too
         switch state {
         case .running(var running):
             // Counted until it finished, and reachable by a cancel.

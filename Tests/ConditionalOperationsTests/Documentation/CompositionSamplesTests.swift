@@ -27,6 +27,36 @@ extension ConditionalOperationsTests {
 
         struct AuthenticationError: Error {}
 
+        enum SyncError: Error { case offline, rejected }
+
+        final class SyncAccountOperation: ConditionalOperation, @unchecked Sendable {
+            let outcome: SyncError?
+            init(_ outcome: SyncError? = nil) { self.outcome = outcome }
+            override func execute() { finish(error: outcome) }
+        }
+
+        /// Syncs every account, two at a time; an account that is offline is no failure of the sync.
+        final class SyncAccounts: GroupOperation, @unchecked Sendable {
+            init(accounts: [SyncAccountOperation]) {
+                super.init(operations: accounts)
+                maxConcurrentChildren = 2
+            }
+
+            override func child(_ child: Operation, didFinishWith errors: [any Error]) -> [any Error] {
+                errors.filter { ($0 as? SyncError) != .offline }
+            }
+        }
+
+        @Test func controllingTheChildren() async {
+            let sync = SyncAccounts(accounts: [
+                SyncAccountOperation(), SyncAccountOperation(.offline), SyncAccountOperation(.rejected),
+            ])
+            #expect(sync.maxConcurrentChildren == 2)
+            try? await OperationQueue().run(sync)
+            #expect(sync.errors.map { $0 as? SyncError } == [.rejected])
+            #expect(sync.children.count == 3)
+        }
+
         /// Fails its first attempt, then fetches.
         final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
             static let attempts = Counter()

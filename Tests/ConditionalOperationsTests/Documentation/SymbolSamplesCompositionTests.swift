@@ -139,6 +139,27 @@ private func groupOperation(queue: OperationQueue) -> GroupOperation {
     return group
 }
 
+// GroupOperation.child(_:didFinishWith:)
+private enum ChildDidFinishWithSample {
+    final class SyncAll: GroupOperation, @unchecked Sendable {
+        override func child(_ child: Operation, didFinishWith errors: [any Error]) -> [any Error] {
+            errors.filter { !($0 is CancellationError) }  // a cancelled child is no failure here
+        }
+    }
+}
+
+// GroupOperation.maxConcurrentChildren
+private final class DownloadOperation: ConditionalOperation, @unchecked Sendable {
+    let file: String
+    init(file: String) { self.file = file }
+}
+
+private func maxConcurrentChildren(files: [String]) -> GroupOperation {
+    let downloads = GroupOperation(operations: files.map { DownloadOperation(file: $0) })
+    downloads.maxConcurrentChildren = 2
+    return downloads
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -192,6 +213,20 @@ extension ConditionalOperationsTests {
             let group = groupOperation(queue: OperationQueue())
             try await group.waitUntilFinished(timeout: 5)
             #expect(group.errors.isEmpty)
+        }
+
+        @Test func aGroupThatIgnoresCancelledChildren() async throws {
+            let group = ChildDidFinishWithSample.SyncAll(operations: [
+                ClosureOperation<Void> { $0.finish(error: CancellationError()) }
+            ])
+            try await OperationQueue().run(group)
+            #expect(group.errors.isEmpty)
+        }
+
+        @Test func aGroupOfTwoDownloadsAtATime() async throws {
+            let downloads = maxConcurrentChildren(files: ["a", "b", "c"])
+            try await OperationQueue().run(downloads)
+            #expect(downloads.children.count == 3)
         }
 
         @Test func aResultOperation() async throws {

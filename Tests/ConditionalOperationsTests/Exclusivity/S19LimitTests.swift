@@ -83,7 +83,8 @@ extension ConditionalOperationsTests {
             let finished = completionLatch(running)
             for operation in running { operation.finish() }
             #expect(await finished.wait())
-            #expect(order.all == ["h0", "h1"] + (0..<6).map { "w\($0)" })
+            #expect(Set(order.all.prefix(2)) == ["h0", "h1"], "the two holders run side by side")
+            #expect(Array(order.all.dropFirst(2)) == (0..<6).map { "w\($0)" })
         }
 
         /// Operations needing several limited categories, in every combination, on both queue
