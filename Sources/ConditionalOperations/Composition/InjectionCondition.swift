@@ -17,6 +17,7 @@ struct InjectionCondition<Output: Sendable>: OperationCondition {
         if producer.countsAsCancelled {
             return completion(.failed(OperationError.dependenciesCancelled([.init(producer)])))
         }
+        // A skipped producer has no output to hand over (S17): the consumer says so.
         guard case .success(let output) = producer.result else {
             return completion(.failed(OperationError.dependenciesFailed([.init(producer)])))
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Inverts another condition: satisfied when the base fails, and failed with
-/// ``OperationError/conditionFailed(name:)`` when the base is satisfied.
+/// ``OperationError/conditionFailed(name:)`` when the base is satisfied; a skip stays a skip.
 ///
 /// The base condition's dependency is kept; its exclusivity categories are not (a negated
 /// condition does not need the category to decide).
@@ -34,6 +34,7 @@ public struct NegatedCondition<Base: OperationCondition>: OperationCondition {
             switch result {
             case .satisfied: completion(.failed(OperationError.conditionFailed(name: name)))
             case .failed: completion(.satisfied)
+            case .skipped: completion(.skipped)  // a negated skip is a skip (S18)
             }
         }
     }

@@ -4,4 +4,9 @@ public enum OperationConditionResult: Sendable {
     case satisfied
     /// The operation must not execute; the error is added to its ``ConditionalOperation/errors``.
     case failed(any Error)
+    /// There is nothing to do: unless another condition fails, the operation finishes without
+    /// executing and without an error, ``ConditionalOperation/isSkipped`` `true`, and its
+    /// dependents go on as after a success (S17). ``SkippingCondition`` answers it where its base
+    /// condition fails.
+    case skipped
 }

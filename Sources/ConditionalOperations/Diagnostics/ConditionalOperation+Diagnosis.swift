@@ -47,8 +47,8 @@ extension ConditionalOperation {
             return .children
         case .finishing:
             return .finishing
-        case .finished:
-            return .finished(errors: snapshot.errors)
+        case .finished(let skipped):
+            return skipped ? .skipped : .finished(errors: snapshot.errors)
         }
     }
 }

@@ -38,6 +38,8 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
             return "started without executing; waiting for its children to finish"
         case .finishing:
             return "finishing: its finished(errors:) hook and didFinish observers run"
+        case .skipped:
+            return "skipped: a condition said there was nothing to do"
         case .finished(let errors):
             return errors.isEmpty
                 ? "finished" : "finished with \(errors.count == 1 ? "1 error" : "\(errors.count) errors")"

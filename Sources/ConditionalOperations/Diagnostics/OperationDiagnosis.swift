@@ -44,6 +44,8 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case finishing
         /// Finished, with these errors (empty if it succeeded): it waits for nothing.
         case finished(errors: [any Error])
+        /// Finished without executing or error: a condition said there was nothing to do (S17).
+        case skipped
     }
 
     /// An unfinished dependency and its state.

@@ -36,9 +36,13 @@ public struct OperationLogRecord: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The operation and the event, on one line: `Upload 'photos': finished with 1 error: …`.
+    /// The operation and the event, on one line: `Upload 'photos': finished with 1 error: …`;
+    /// an operation a condition skipped (S17) finishes `skipped`.
     public var description: String {
-        "\(operation.diagnosticName): \(event)"
+        if case .finished(let errors) = event, errors.isEmpty, operation.isSkipped {
+            return "\(operation.diagnosticName): finished, skipped"
+        }
+        return "\(operation.diagnosticName): \(event)"
     }
 }
 
@@ -52,6 +56,8 @@ extension OperationLogRecord.Event: CustomStringConvertible {
             return "condition \(name) satisfied in \(Self.format(seconds))"
         case .conditionEvaluated(let name, .failed(let error), let seconds):
             return "condition \(name) failed in \(Self.format(seconds)): \(error)"
+        case .conditionEvaluated(let name, .skipped, let seconds):
+            return "condition \(name) skipped the operation in \(Self.format(seconds))"
         case .waitingForCategories(let categories):
             return "waiting for exclusivity: \(categories.joined(separator: ", "))"
         case .acquiredCategories(let categories, let waited):

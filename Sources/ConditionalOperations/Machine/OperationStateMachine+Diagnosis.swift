@@ -15,7 +15,7 @@ extension OperationStateMachine {
         /// Started without executing: what it runs finishes first (S11).
         case draining
         case finishing
-        case finished
+        case finished(skipped: Bool)
     }
 
     struct DiagnosticSnapshot {
@@ -40,7 +40,7 @@ extension OperationStateMachine {
         case .executing(.called(_, let since)): waiting = .execution(since: since)
         case .draining: waiting = .draining
         case .finishing: waiting = .finishing
-        case .finished: waiting = .finished
+        case .finished: waiting = .finished(skipped: isSkipped)
         }
         return DiagnosticSnapshot(
             waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)

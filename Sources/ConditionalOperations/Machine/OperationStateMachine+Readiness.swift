@@ -39,7 +39,7 @@ extension OperationStateMachine {
             // Nothing to wait for: the common case, in one step, through `pending` (S16 yields it).
             owner = queue
             phase = .pending(.asked)
-            phase = .ready(conditionsFailed: false)
+            phase = .ready(.execute)
             return .ready
         case .initialized where !conditions.isEmpty, .pending(.unasked) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
@@ -144,10 +144,10 @@ extension OperationStateMachine {
         -> ReadinessAction
     {
         if isFinishRequested || conditions.isEmpty && categories.isEmpty {
-            return .answer(true, becomeReady(conditionsFailed: false, context: context))
+            return .answer(true, becomeReady(.execute, context: context))
         }
         if conditions.isEmpty {  // categories alone: acquire them
-            return conditionsAnswered(failed: false, context: context)
+            return conditionsAnswered(.execute, context: context)
         }
         switch stage {
         case .unasked:
@@ -203,7 +203,7 @@ extension OperationStateMachine {
                 return .answer(false, [])
             }
             conditions = []  // S2: let go of after evaluation; the caller still holds them
-            return conditionsAnswered(failed: evaluation.failed, context: context)
+            return conditionsAnswered(evaluation.verdict, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
             return .answer(true, [])
@@ -230,9 +230,13 @@ extension OperationStateMachine {
             if hasEventSinks, conditions.indices.contains(index) {
                 send(.conditionEvaluated(conditions[index], result, seconds: evaluation.began.seconds()))
             }
-            if case .failed(let error) = result {
+            switch result {
+            case .satisfied: break
+            case .failed(let error):
                 errors.appendConditionFailure(error)
                 evaluation.failed = true
+            case .skipped:
+                evaluation.skipped = true
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
                 phase = .evaluating(evaluation)
@@ -241,7 +245,7 @@ extension OperationStateMachine {
             let dropped = conditions
             conditions = []
             return EvaluatedAction(
-                readiness: conditionsAnswered(failed: evaluation.failed, context: .callback), dropped: dropped
+                readiness: conditionsAnswered(evaluation.verdict, context: .callback), dropped: dropped
             )
         case .acquiring:
             // A repeated answer after the last one: ignored (S2).
@@ -255,9 +259,9 @@ extension OperationStateMachine {
     }
 
     /// Every condition answered: acquire the categories if it will execute, else it is ready.
-    private mutating func conditionsAnswered(failed: Bool, context: Context) -> ReadinessAction {
-        guard !failed, !categories.isEmpty else {
-            return .answer(true, becomeReady(conditionsFailed: failed, context: context))
+    private mutating func conditionsAnswered(_ verdict: Verdict, context: Context) -> ReadinessAction {
+        guard verdict == .execute, !categories.isEmpty else {
+            return .answer(true, becomeReady(verdict, context: context))
         }
         phase = .acquiring(Acquisition())
         return .acquire(categories, parent: exclusivityParent)
@@ -274,7 +278,7 @@ extension OperationStateMachine {
         case .acquiring(let acquisition):
             // Granted later: ready now.
             if hasEventSinks { send(.acquiredCategories(categories, waited: acquisition.began.seconds())) }
-            return .answer(true, becomeReady(conditionsFailed: false, context: .callback))
+            return .answer(true, becomeReady(.execute, context: .callback))
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished while waiting: hand the categories on at once.
             return .answer(true, .releaseCategories)
@@ -289,7 +293,7 @@ extension OperationStateMachine {
         switch phase {
         case .acquiring(let acquisition) where isGranted || acquisition.isGranted:
             // Granted: ready.
-            return .answer(true, becomeReady(conditionsFailed: false, context: context))
+            return .answer(true, becomeReady(.execute, context: context))
         case .acquiring(var acquisition):
             // Waiting: the grant will make it ready.
             if hasEventSinks { send(.waitingForCategories(categories)) }
@@ -350,7 +354,7 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring:
             // Its dependencies would never finish: ready now, it finishes once started.
             guard isFinishRequested else { return [] }
-            return abandonConditions().union(becomeReady(conditionsFailed: false, context: .cancel))
+            return abandonConditions().union(becomeReady(.execute, context: .cancel))
         case .ready, .executing, .draining, .finishing, .finished:
             // Ready already.
             return []

@@ -26,7 +26,7 @@ extension OperationStateMachine {
             isStartRequested = true
             return .admit
         case .evaluating, .acquiring:
-            // Becoming ready launches it (``becomeReady(conditionsFailed:context:)``).
+            // Becoming ready launches it (``becomeReady(_:context:)``).
             isStartRequested = true
             return .wait
         case .ready:
@@ -66,7 +66,7 @@ extension OperationStateMachine {
             let told = queueEffect(.didCancel(errors))
             let abandoned = abandonConditions()
             return .cancelled(
-                told.union(abandoned).union(becomeReady(conditionsFailed: false, context: .cancel)))
+                told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
         case .ready:
             // S4: a start made already launches it, else a queue is told again that it is ready.
             isCancelled = true
@@ -132,7 +132,7 @@ extension OperationStateMachine {
             isFinishRequested = true
             errors.append(contentsOf: new)
             let abandoned = abandonConditions()
-            return .deferred(abandoned.union(becomeReady(conditionsFailed: false, context: .cancel)))
+            return .deferred(abandoned.union(becomeReady(.execute, context: .cancel)))
         case .finishing, .finished:
             // S6: the first finish wins.
             return .ignored

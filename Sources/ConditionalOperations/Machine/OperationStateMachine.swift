@@ -23,8 +23,8 @@ struct OperationStateMachine {
         /// Every condition passed: waiting for its exclusivity categories (S7).
         case acquiring(Acquisition)
         /// `isReady` is `true`. Once started it executes, unless it was cancelled, finished early,
-        /// or a condition failed.
-        case ready(conditionsFailed: Bool)
+        /// or its conditions said otherwise (``Verdict``).
+        case ready(Verdict)
         case executing(Execution)
         /// Started without executing, it lets what it runs finish first (S11), then finishes.
         case draining
@@ -46,10 +46,22 @@ struct OperationStateMachine {
         case asked
     }
 
+    /// What the conditions said, once they all answered.
+    enum Verdict {
+        case execute
+        /// A condition failed (S2): it finishes without executing, with the failures.
+        case conditionsFailed
+        /// A condition skipped it and none failed (S17): it finishes without executing or error.
+        case skipped
+    }
+
     struct Evaluation {
         /// A repeated or late answer is ignored (S2).
         var answered: AnsweredConditions
         var failed = false
+        var skipped = false
+
+        var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
         var isInline = true
         /// Since when they are being evaluated, for diagnostics.
@@ -101,6 +113,8 @@ struct OperationStateMachine {
         didSet { if hasEventSinks { sendStateChange() } }
     }
     var isCancelled = false
+    /// It finished without executing because a condition skipped it (S17). Set at launch.
+    private(set) var isSkipped = false
     var isStartRequested = false
     /// `finish` was called before executing (S6), or the operation is in a dependency cycle (S9):
     /// it finishes without executing once started.
@@ -242,8 +256,8 @@ struct OperationStateMachine {
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
-    mutating func becomeReady(conditionsFailed: Bool, context: Context) -> Followup {
-        phase = .ready(conditionsFailed: conditionsFailed)
+    mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
+        phase = .ready(verdict)
         if owner != nil {
             // An owner holds what is not ready yet. Foundation stores `true` when it takes it, but a
             // `false` answered earlier may be stored after that (``ReadinessAnnouncements``).
@@ -257,10 +271,12 @@ struct OperationStateMachine {
 
     /// Started and ready: execute, or finish (or drain) without executing.
     mutating func launch() -> Followup {
-        guard case .ready(let conditionsFailed) = phase else {
+        guard case .ready(let verdict) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
-        if isCancelled || isFinishRequested || conditionsFailed {
+        if isCancelled || isFinishRequested || verdict != .execute {
+            // A cancel or an early finish beats a skip: the operation did not have nothing to do.
+            isSkipped = !isCancelled && !isFinishRequested && verdict == .skipped
             if drainsBeforeFinishing {
                 phase = .draining
                 return .drain

@@ -59,6 +59,11 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// `true` once the operation finished (or is finishing) with at least one error.
     public var failed: Bool { machine.withLock { $0.failed } }
 
+    /// `true` once a condition answered ``OperationConditionResult/skipped`` and none failed, and the
+    /// operation then finished without executing and without an error (S17): it had nothing to do.
+    /// `failed` and `isCancelled` are `false`; a cancel or an early `finish` beats a skip.
+    public var isSkipped: Bool { machine.withLock { $0.isSkipped } }
+
     /// Always `true`: the operation ends when it calls ``finish(errors:)``, not when ``execute()``
     /// returns, so a queue never blocks a thread to run it.
     public final override var isAsynchronous: Bool { true }

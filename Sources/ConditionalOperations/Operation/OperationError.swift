@@ -35,7 +35,7 @@ extension OperationError {
     /// }
     /// ```
     ///
-    /// Two values are equal when their ``name``, ``isCancelled`` and ``errors`` are: errors are
+    /// Two values are equal when their ``name``, ``isCancelled``, ``isSkipped`` and ``errors`` are: errors are
     /// compared by their `String(reflecting:)` text, one by one, in order (an `any Error` has no
     /// `==` of its own). Which operation it was is not compared.
     public struct FailedDependency: Sendable, Equatable, CustomStringConvertible {
@@ -50,20 +50,36 @@ extension OperationError {
         /// ``OperationError/dependenciesCancelled(_:)``); `false` for one that timed out
         /// (``OperationError/timedOut(_:)`` among its errors), which failed (S9).
         public let isCancelled: Bool
+        /// `true` if a condition skipped the dependency (S17): it finished without a value, which
+        /// only a dependent that needs its output (``ConditionalOperation/inject(from:_:)``)
+        /// reports.
+        public let isSkipped: Bool
         /// The dependency itself, to list it once when several conditions report it; not compared.
         let id: ObjectIdentifier
+
+        init(
+            name: String, errors: [any Error], isCancelled: Bool, isSkipped: Bool = false,
+            id: ObjectIdentifier
+        ) {
+            self.name = name
+            self.errors = errors
+            self.isCancelled = isCancelled
+            self.isSkipped = isSkipped
+            self.id = id
+        }
 
         /// `dependency 'login' failed: login rejected`, `dependency 'login' was cancelled`; several
         /// errors are joined with `"; "`.
         public var description: String {
-            let what = "dependency '\(name)' \(isCancelled ? "was cancelled" : "failed")"
+            let what =
+                "dependency '\(name)' \(isCancelled ? "was cancelled" : isSkipped ? "was skipped" : "failed")"
             guard !errors.isEmpty else { return what }
             return "\(what): \(errors.map { String(describing: $0) }.joined(separator: "; "))"
         }
 
         /// Equal names, cancellation and errors; errors are compared by `String(reflecting:)`.
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.name == rhs.name && lhs.isCancelled == rhs.isCancelled
+            lhs.name == rhs.name && lhs.isCancelled == rhs.isCancelled && lhs.isSkipped == rhs.isSkipped
                 && lhs.errors.map { String(reflecting: $0) } == rhs.errors.map { String(reflecting: $0) }
         }
     }
@@ -113,6 +129,7 @@ extension OperationError.FailedDependency {
             name: name.isEmpty ? String(describing: type(of: operation)) : name,
             errors: (operation as? ConditionalOperation)?.errors ?? [],
             isCancelled: operation.countsAsCancelled,
+            isSkipped: (operation as? ConditionalOperation)?.isSkipped ?? false,
             id: ObjectIdentifier(operation))
     }
 }

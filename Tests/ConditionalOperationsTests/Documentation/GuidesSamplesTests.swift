@@ -120,6 +120,15 @@ extension ConditionalOperationsTests {
                 ])
         }
 
+        @Test func usingConditionsSkipping() async {
+            let changes: [String] = []
+            let upload = UploadOperation("report")
+            upload.addCondition(SkippingCondition(BlockCondition(name: "has changes") { !changes.isEmpty }))
+            upload.start()
+            await upload.waitUntilFinished()
+            #expect(upload.isSkipped && upload.errors.isEmpty && !upload.isCancelled)
+        }
+
         @Test func usingConditionsAFailedDependencyLeadsToTheRootCause() async {
             let sync = SyncOperation()
             let queue = OperationQueue()

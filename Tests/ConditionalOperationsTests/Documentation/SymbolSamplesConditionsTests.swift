@@ -35,6 +35,16 @@ extension ConditionalOperationsTests {
             try await upload.waitUntilFinished(timeout: 5)
         }
 
+        // SkippingCondition
+        @Test func aSkippingCondition() async throws {
+            let changes: [String] = []
+            let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
+            upload.addCondition(SkippingCondition(BlockCondition(name: "has changes") { !changes.isEmpty }))
+            OperationQueue().addOperation(upload)
+            try await upload.waitUntilFinished(timeout: 5)
+            #expect(upload.isSkipped && upload.errors.isEmpty)
+        }
+
         // MutuallyExclusive.init(category:limit:)
         @Test func aCategoryWithALimit() async throws {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }

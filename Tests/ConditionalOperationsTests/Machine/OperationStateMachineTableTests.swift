@@ -82,11 +82,14 @@ extension ConditionalOperationsTests {
             case .pending(let stage): "pending(\(stage))"
             case .evaluating(let evaluation): "evaluating(\(evaluation.answered.unanswered) unanswered)"
             case .acquiring(let acquisition): acquisition.isGranted ? "acquiring(granted)" : "acquiring"
-            case .ready(let conditionsFailed): conditionsFailed ? "ready(conditions failed)" : "ready"
+            case .ready(.execute): "ready"
+            case .ready(.conditionsFailed): "ready(conditions failed)"
+            case .ready(.skipped): "ready(skipped)"
             case .executing(.due): "executing(execute due)"
             case .executing(.called): "executing"
             case .draining: "draining"
-            case .finishing(let wasExecuting, _): wasExecuting ? "finishing(executed)" : "finishing(skipped)"
+            case .finishing(let wasExecuting, _):
+                wasExecuting ? "finishing(executed)" : "finishing(not executed)"
             case .finished: "finished"
             }
         }
@@ -115,7 +118,7 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.initialized, "ready", "announceReady+deliver"),
-            (.pendingStarted, "finishing(skipped)", "deliver"),
+            (.pendingStarted, "finishing(not executed)", "deliver"),
             (.pendingAsking, "ready", "announceReady+deliver"),
             (.evaluating, "ready", "announceReady+deliver"),
             (.acquiring, "ready", "releaseCategories+announceReady+deliver"),
