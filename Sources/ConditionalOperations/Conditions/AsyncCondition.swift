@@ -6,7 +6,8 @@
 /// ```
 ///
 /// The closure runs in a task, holding no thread while it awaits. Cancelling the operation while
-/// the condition is evaluated cancels that task, and its late answer is ignored.
+/// the condition is evaluated cancels that task, and its late answer is ignored; so does an
+/// ``AnyOf`` that answered without it.
 public struct AsyncCondition: OperationCondition {
     /// The name given to ``init(name:_:)``, used in messages and in the failure
     /// ``OperationError/conditionFailed(name:)``.
@@ -40,5 +41,6 @@ public struct AsyncCondition: OperationCondition {
         }
         operation.addObserver(BlockObserver(didCancel: { _, _ in task.cancel() }))
         if operation.isCancelled { task.cancel() }  // cancelled before the observer was added
+        EvaluationScope.current?.onEnd { task.cancel() }  // an AnyOf answered without it (S18)
     }
 }

@@ -22,6 +22,11 @@ public struct NegatedCondition<Base: OperationCondition>: OperationCondition {
         base.dependency(for: operation)
     }
 
+    /// The base condition's dependencies.
+    public func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] {
+        base.dependencies(for: operation)
+    }
+
     /// Evaluates the base condition and answers the opposite: satisfied when the base fails,
     /// whatever its error, and failed with ``OperationError/conditionFailed(name:)`` when it is
     /// satisfied.

@@ -19,6 +19,11 @@ public protocol OperationCondition: Sendable {
     /// An operation that must finish before the condition is evaluated, or `nil` (the default).
     func dependency(for operation: ConditionalOperation) -> Foundation.Operation?
 
+    /// The operations that must finish before the condition is evaluated, each added as S3 says.
+    /// Default: ``dependency(for:)`` when it is not `nil`, else none. A condition that needs
+    /// several (a combinator, ``AllOf`` or ``AnyOf``) implements this one.
+    func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation]
+
     /// Decides whether `operation` may execute, and reports it through `completion` exactly once.
     func evaluate(
         for operation: ConditionalOperation,
@@ -35,4 +40,9 @@ extension OperationCondition {
 
     /// `nil`: the condition needs no operation to finish before it is evaluated.
     public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? { nil }
+
+    /// ``dependency(for:)``, if it is not `nil`.
+    public func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] {
+        dependency(for: operation).map { [$0] } ?? []
+    }
 }

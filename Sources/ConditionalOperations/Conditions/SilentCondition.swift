@@ -19,6 +19,9 @@ public struct SilentCondition<Base: OperationCondition>: OperationCondition {
     /// `nil`, whatever the base condition returns: the point of a silent condition.
     public func dependency(for operation: ConditionalOperation) -> Foundation.Operation? { nil }
 
+    /// None, whatever the base condition needs.
+    public func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] { [] }
+
     /// Evaluates the base condition and passes its answer on unchanged.
     public func evaluate(
         for operation: ConditionalOperation,

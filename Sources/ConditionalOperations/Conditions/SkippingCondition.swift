@@ -32,6 +32,11 @@ public struct SkippingCondition<Base: OperationCondition>: OperationCondition {
         base.dependency(for: operation)
     }
 
+    /// The base condition's dependencies.
+    public func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] {
+        base.dependencies(for: operation)
+    }
+
     /// Evaluates the base condition: satisfied when it is, skipped when it fails or skips.
     public func evaluate(
         for operation: ConditionalOperation,

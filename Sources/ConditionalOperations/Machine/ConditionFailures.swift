@@ -1,5 +1,6 @@
 extension Array where Element == any Error {
-    /// Records a failed condition's error, listing each failed or cancelled dependency once.
+    /// Records a failed condition's error, listing each failed or cancelled dependency once, and
+    /// each error of a combinator's failure (``CombinedConditionError``) as one of its own.
     ///
     /// Several conditions may report the same dependency (`inject(from:)` and
     /// ``NoFailedDependencies`` both see a failed producer). An operation records at most one
@@ -7,6 +8,11 @@ extension Array where Element == any Error {
     /// this way: a later one is merged into the one already recorded, which keeps its place and
     /// gains the dependencies it does not list yet. Every other error is appended.
     mutating func appendConditionFailure(_ error: any Error) {
+        if let combined = error as? CombinedConditionError {
+            // A combinator's failure: each member's error is an element of its own (S18).
+            for member in combined.errors { appendConditionFailure(member) }
+            return
+        }
         guard let failure = error as? OperationError, !failure.failedDependencies.isEmpty else {
             return append(error)
         }

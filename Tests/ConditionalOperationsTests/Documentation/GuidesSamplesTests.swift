@@ -120,6 +120,24 @@ extension ConditionalOperationsTests {
                 ])
         }
 
+        actor CombinationSession { var isSignedIn = true }
+        struct Network { var isWiFi = false }
+        struct CellularSettings { var allowsCellular = true }
+
+        @Test func usingConditionsCombining() async {
+            let session = CombinationSession()
+            let network = Network()
+            let settings = CellularSettings()
+            let download = SyncOperation()
+            let signedIn = AsyncCondition(name: "signed in") { await session.isSignedIn }
+            let onWiFi = BlockCondition(name: "on Wi-Fi") { network.isWiFi }
+            let cellularAllowed = BlockCondition(name: "cellular allowed") { settings.allowsCellular }
+            download.addCondition(signedIn && (onWiFi || cellularAllowed))
+            download.start()
+            await download.waitUntilFinished()
+            #expect(download.errors.isEmpty && !download.isSkipped)
+        }
+
         @Test func usingConditionsSkipping() async {
             let changes: [String] = []
             let upload = UploadOperation("report")

@@ -35,6 +35,30 @@ extension ConditionalOperationsTests {
             try await upload.waitUntilFinished(timeout: 5)
         }
 
+        // AllOf
+        @Test func allOfTwoConditions() async throws {
+            let signedIn = BlockCondition(name: "signed in") { true }
+            let online = BlockCondition(name: "online") { true }
+            let upload = QuickOperation()
+            upload.addCondition(AllOf([signedIn, online]))
+            upload.addCondition(signedIn && online)  // the same
+            OperationQueue().addOperation(upload)
+            try await upload.waitUntilFinished(timeout: 5)
+            #expect(upload.errors.isEmpty)
+        }
+
+        // AnyOf
+        @Test func anyOfTwoConditions() async throws {
+            let onWiFi = BlockCondition(name: "on Wi-Fi") { false }
+            let userAllowsCellular = BlockCondition(name: "cellular allowed") { true }
+            let download = QuickOperation()
+            download.addCondition(AnyOf([onWiFi, userAllowsCellular]))
+            download.addCondition(onWiFi || userAllowsCellular)  // the same
+            OperationQueue().addOperation(download)
+            try await download.waitUntilFinished(timeout: 5)
+            #expect(download.errors.isEmpty)
+        }
+
         // SkippingCondition
         @Test func aSkippingCondition() async throws {
             let changes: [String] = []
