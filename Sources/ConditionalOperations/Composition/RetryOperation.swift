@@ -27,7 +27,7 @@ import Foundation
 /// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `retry`, behind its lock
-    private typealias Machine = RetryStateMachine<ConditionalOperation, any DispatchSourceTimer>
+    private typealias Machine = AttemptStateMachine<ConditionalOperation, any DispatchSourceTimer>
 
     /// The attempts, under one lock.
     private let retry = Locked(Machine())
@@ -117,7 +117,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// Attempt number `number` finished with `errors`: finish, or retry after the back-off.
     fileprivate func attemptFinished(_ attempt: ConditionalOperation, number: Int, errors: [any Error]) {
         if errors.isEmpty && !attempt.isCancelled {
-            retry.withLock { $0.attemptSucceeded() }
+            retry.withLock { $0.finishAfterAttempt() }
             switch outcome(attempt) {
             case .success(let output)?: finish(returning: output)
             case .failure(let error)?: finish(error: error)
@@ -131,7 +131,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             delay = backoff.delay(afterAttempt: number, errors: errors)
         }
         let qos = qualityOfService
-        switch retry.withLock({ $0.attemptFailed(errors: errors, retryAfter: delay) }) {
+        switch retry.withLock({ $0.attemptEnded(errors: errors, nextAfter: delay) }) {
         case .finish(let cancelling):
             if cancelling { cancel() }
             finish(errors: errors)

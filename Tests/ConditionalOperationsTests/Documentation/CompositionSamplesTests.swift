@@ -47,6 +47,31 @@ extension ConditionalOperationsTests {
             }
         }
 
+        enum ExportStatus: Sendable { case pending, ready }
+
+        final class CheckExportOperation: ResultOperation<ExportStatus>, @unchecked Sendable {
+            let id: String
+            init(_ id: String) { self.id = id }
+            override func execute() { finish(returning: .ready) }
+        }
+
+        @Test func repeatingAnOperation() async throws {
+            let exportID = "export-1"
+            let poll = RepeatOperation(maximumCount: 60, interval: .constant(5)) { iteration in
+                CheckExportOperation(exportID)  // a ResultOperation<ExportStatus>
+            }
+            poll.addObserver(TimeoutObserver(timeout: 300))
+            // The sample would poll 60 times, 5 s apart: here one iteration, then a cancel.
+            let first = Latch()
+            poll.addObserver(BlockObserver(didStart: { _ in first.countDown() }))
+            OperationQueue().addOperation(poll)
+            #expect(await first.wait())
+            await waitUntil(seconds: 10) { poll.iterationCount == 1 }
+            poll.cancel()
+            await poll.waitUntilFinished()
+            #expect(poll.isCancelled && poll.iterationCount == 1)
+        }
+
         @Test func controllingTheChildren() async {
             let sync = SyncAccounts(accounts: [
                 SyncAccountOperation(), SyncAccountOperation(.offline), SyncAccountOperation(.rejected),

@@ -160,6 +160,20 @@ private func maxConcurrentChildren(files: [String]) -> GroupOperation {
     return downloads
 }
 
+// RepeatOperation
+private enum JobStatus: Sendable { case running, done }
+
+private final class CheckJobOperation: ResultOperation<JobStatus>, @unchecked Sendable {
+    override func execute() { finish(returning: .done) }
+}
+
+private func repeatOperation(jobIsDone: @escaping @Sendable () -> Bool) -> RepeatOperation<JobStatus> {
+    let poll = RepeatOperation(maximumCount: 10, interval: .constant(5)) { iteration in
+        iteration == 1 || !jobIsDone() ? CheckJobOperation() : nil  // a ResultOperation<JobStatus>
+    }
+    return poll
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -227,6 +241,12 @@ extension ConditionalOperationsTests {
             let downloads = maxConcurrentChildren(files: ["a", "b", "c"])
             try await OperationQueue().run(downloads)
             #expect(downloads.children.count == 3)
+        }
+
+        @Test func aRepeatOperationPolling() async throws {
+            let poll = repeatOperation(jobIsDone: { true })
+            #expect(try await OperationQueue().run(poll) == .done)
+            #expect(poll.iterationCount == 1)
         }
 
         @Test func aResultOperation() async throws {

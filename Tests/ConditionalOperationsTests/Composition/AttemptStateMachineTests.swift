@@ -6,8 +6,8 @@ import Testing
 extension ConditionalOperationsTests.CompositionTests {
     /// A retry operation's attempts as a value, without threads: each table is one event tried in
     /// every state, (state, event) → (next state, action).
-    @Suite struct RetryStateMachineTests {
-        typealias Machine = RetryStateMachine<String, String>
+    @Suite struct AttemptStateMachineTests {
+        typealias Machine = AttemptStateMachine<String, String>
 
         /// The states an event is tried in, each reached by the events that lead there.
         enum Given: String, CaseIterable, CustomStringConvertible {
@@ -31,12 +31,12 @@ extension ConditionalOperationsTests.CompositionTests {
                 _ = machine.startAttempt(afterBackoff: false)
                 _ = machine.attemptMade("first")
                 switch given {
-                case .retryingNow: _ = machine.attemptFailed(errors: [TestError(1)], retryAfter: 0)
-                case .waitingForTimer: _ = machine.attemptFailed(errors: [TestError(1)], retryAfter: 1)
+                case .retryingNow: _ = machine.attemptEnded(errors: [TestError(1)], nextAfter: 0)
+                case .waitingForTimer: _ = machine.attemptEnded(errors: [TestError(1)], nextAfter: 1)
                 case .waiting:
-                    _ = machine.attemptFailed(errors: [TestError(1)], retryAfter: 1)
+                    _ = machine.attemptEnded(errors: [TestError(1)], nextAfter: 1)
                     _ = machine.timerMade("timer")
-                case .finished: machine.attemptSucceeded()
+                case .finished: machine.finishAfterAttempt()
                 default: break
                 }
             }
@@ -108,6 +108,12 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(errors.map { $0 as? TestError } == [TestError(1)])
         }
 
+        @Test func noAttemptMadeFinishes() {
+            var machine = Self.machine(.making)
+            machine.noAttemptMade()
+            #expect(Self.describe(machine) == "finished")
+        }
+
         @Test(arguments: [
             (Given.making, "running(second, 1)", "run"),
             (.makingCancelled, "running(second, 1), cancelled", "run cancelled"),
@@ -126,11 +132,11 @@ extension ConditionalOperationsTests.CompositionTests {
             (2, [1], false, "waiting(no timer, 1 errors)", "wait 2.0 s"),
             (2, [1], true, "finished, cancelled", "finish"),
         ])
-        func attemptFailed(delay: Double?, errors: [Int], cancelled: Bool, next: String, action: String) {
+        func attemptEnded(delay: Double?, errors: [Int], cancelled: Bool, next: String, action: String) {
             var machine = Self.machine(.running)
             if cancelled { _ = machine.cancel() }
             let described =
-                switch machine.attemptFailed(errors: errors.map { TestError($0) }, retryAfter: delay) {
+                switch machine.attemptEnded(errors: errors.map { TestError($0) }, nextAfter: delay) {
                 case .finish(let cancelling): cancelling ? "finish, cancelling" : "finish"
                 case .retryNow: "retry now"
                 case .wait(let delay): "wait \(delay) s"

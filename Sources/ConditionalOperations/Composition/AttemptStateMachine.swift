@@ -1,9 +1,10 @@
 import Foundation
 
-/// The attempts of a ``RetryOperation`` as a value without side effects: each event returns its
-/// action, which the operation runs once it unlocked. Generic over the attempt and the timer so
-/// that its tests drive it with plain values.
-struct RetryStateMachine<Attempt, Timer> {
+/// Operations run one at a time, with a wait between them, as a value without side effects: the
+/// attempts of a ``RetryOperation`` and the iterations of a ``RepeatOperation`` (both called
+/// attempts here). Each event returns its action, which the operation runs once it unlocked.
+/// Generic over the attempt and the timer so that its tests drive it with plain values.
+struct AttemptStateMachine<Attempt, Timer> {
     enum State {
         /// Before the first attempt, or before an attempt retried at once (`lastErrors` are the
         /// failed attempt's, empty before the first).
@@ -68,6 +69,15 @@ struct RetryStateMachine<Attempt, Timer> {
         }
     }
 
+    /// The attempt being made turned out to be none (a repeat's `makeIteration` returned `nil`):
+    /// the operation finishes.
+    mutating func noAttemptMade() {
+        guard case .making = state else {
+            fatalError("noAttemptMade in state \(state): no attempt was being made")
+        }
+        state = .finished
+    }
+
     enum CancelAction {
         /// Cancelled before, or what comes next sees the flag.
         case none
@@ -93,15 +103,16 @@ struct RetryStateMachine<Attempt, Timer> {
         }
     }
 
-    /// The running attempt succeeded: the retry operation finishes with its outcome.
-    mutating func attemptSucceeded() {
+    /// The running attempt ended and no other follows (a retry's success, a repeat's failure):
+    /// the operation finishes with its outcome.
+    mutating func finishAfterAttempt() {
         guard case .running = state else {
-            fatalError("attemptSucceeded in state \(state): no attempt was running")
+            fatalError("finishAfterAttempt in state \(state): no attempt was running")
         }
         state = .finished
     }
 
-    enum AttemptFailedAction {
+    enum AttemptEndedAction {
         /// Finish with the attempt's errors; `cancelling` first if it was cancelled without an error.
         case finish(cancelling: Bool)
         /// Start the next attempt now (not on the failed attempt's stack).
@@ -111,11 +122,12 @@ struct RetryStateMachine<Attempt, Timer> {
         case wait(TimeInterval)
     }
 
-    /// The running attempt failed with `errors`; `delay` is the back-off before the next one, `nil`
-    /// when there is none (out of attempts, `shouldRetry` said no, or the back-off gave up).
-    mutating func attemptFailed(errors: [any Error], retryAfter delay: TimeInterval?) -> AttemptFailedAction {
+    /// The running attempt ended with `errors` (a retry's failure, a repeat's success); `delay` is
+    /// the wait before the next one, `nil` when there is none (out of attempts, `shouldRetry` said
+    /// no, or the back-off or interval gave up).
+    mutating func attemptEnded(errors: [any Error], nextAfter delay: TimeInterval?) -> AttemptEndedAction {
         guard case .running = state else {
-            fatalError("attemptFailed in state \(state): no attempt was running")
+            fatalError("attemptEnded in state \(state): no attempt was running")
         }
         guard !isCancelled, let delay else {
             // An attempt cancelled without an error: the retry operation ends cancelled too.
