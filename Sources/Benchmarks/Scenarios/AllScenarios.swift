@@ -9,6 +9,7 @@ extension Scenario {
         .chainConditionalQueue,
         .exclusiveConditionalQueue,
         .limitedConditionalQueue,
+        .combinedConditions,
         .exclusivePlain,
         .fanIn,
         .fanOut,

@@ -29,6 +29,25 @@ struct Contender: Sendable {
 }
 
 extension Contender {
+    /// Two `BlockCondition { true }` added separately: the baseline of `a && b`.
+    static let withTwoConditions = Contender(
+        make: {
+            let operation = NoopOperation()
+            operation.addCondition(BlockCondition { true })
+            operation.addCondition(BlockCondition { true })
+            return operation
+        })
+
+    /// The same two conditions as one `AllOf`, built by `&&`.
+    static let withAllOfTwoConditions = Contender(
+        make: {
+            let operation = NoopOperation()
+            operation.addCondition(BlockCondition { true } && BlockCondition { true })
+            return operation
+        })
+}
+
+extension Contender {
     /// The library with nothing attached, on a `ConditionalOperationQueue`.
     static let noopOnConditionalQueue = Contender(make: { NoopOperation() }, queue: .conditional)
 
