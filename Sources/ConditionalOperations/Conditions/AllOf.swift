@@ -41,17 +41,13 @@ public struct AllOf: OperationCondition {
     ) {
         guard !conditions.isEmpty else { return completion(.satisfied) }
         let answers = MemberAnswers(count: conditions.count)
-        let name = name
         for (index, condition) in conditions.enumerated() {
             condition.evaluate(for: operation) { result in
-                guard let results = answers.record(result, at: index, settlesEarly: false) else { return }
-                let failures = results.compactMap { $0?.failure }
-                if !failures.isEmpty {
-                    completion(.failed(CombinedConditionError(name: name, errors: failures)))
-                } else if results.contains(where: { $0?.isSatisfied == false }) {
-                    completion(.skipped)
+                guard let summary = answers.record(result, at: index, settlesEarly: false) else { return }
+                if !summary.indexedFailures.isEmpty {
+                    completion(.failed(CombinedConditionError(name: self.name, errors: summary.failures)))
                 } else {
-                    completion(.satisfied)
+                    completion(summary.skipped ? .skipped : .satisfied)
                 }
             }
         }

@@ -41,7 +41,6 @@ public struct AnyOf: OperationCondition {
         for operation: ConditionalOperation,
         completion: @escaping @Sendable (OperationConditionResult) -> Void
     ) {
-        let name = name
         guard !conditions.isEmpty else {
             return completion(.failed(OperationError.conditionFailed(name: name)))
         }
@@ -50,14 +49,13 @@ public struct AnyOf: OperationCondition {
         for (index, condition) in conditions.enumerated() {
             EvaluationScope.$current.withValue(scope) {
                 condition.evaluate(for: operation) { result in
-                    guard let results = answers.record(result, at: index, settlesEarly: result.isSatisfied)
+                    guard let summary = answers.record(result, at: index, settlesEarly: result.isSatisfied)
                     else { return }
                     scope.end()  // the others' async work is not needed any more
-                    let failures = results.compactMap { $0?.failure }
                     if result.isSatisfied {
                         completion(.satisfied)
-                    } else if !failures.isEmpty {
-                        completion(.failed(CombinedConditionError(name: name, errors: failures)))
+                    } else if !summary.indexedFailures.isEmpty {
+                        completion(.failed(CombinedConditionError(name: self.name, errors: summary.failures)))
                     } else {
                         completion(.skipped)
                     }

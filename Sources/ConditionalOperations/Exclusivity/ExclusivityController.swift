@@ -58,16 +58,29 @@ final class ExclusivityController: Sendable {
         var first: Request? { requests.dropFirst { $0.isReleased } }
 
         /// The requests within the limit, in arrival order: those that hold it or may take it.
+        /// Released ones at the front are dropped on the way.
         var admitted: [Request] {
             guard let first else { return [] }
             guard limit > 1 else { return [first] }
-            return Array(requests.elements.lazy.filter { !$0.isReleased }.prefix(limit))
+            var admitted: [Request] = []
+            admitted.reserveCapacity(limit)
+            for request in requests.elements where !request.isReleased {
+                admitted.append(request)
+                if admitted.count == limit { break }
+            }
+            return admitted
         }
 
-        /// Whether `request` is within the limit of this line.
+        /// Whether `request` is within the limit of this line. Changes nothing (a caller may be
+        /// going through this line), and allocates nothing: it is asked on every grant.
         func admits(_ request: Request) -> Bool {
-            guard limit > 1 else { return first === request }
-            return admitted.contains { $0 === request }
+            var ahead = 0
+            for candidate in requests.elements where !candidate.isReleased {
+                if candidate === request { return true }
+                ahead += 1
+                if ahead == limit { return false }
+            }
+            return false
         }
 
         var waitingCount: Int { requests.count { !$0.isReleased } }
