@@ -57,7 +57,7 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         let task = Task(priority: qualityOfService.taskPriority) { [self] in
             // No `Result<Output, any Error>` in between: its metadata is looked up at run time.
             do {
-                let output = try await run()
+                let output = try await RunningOperation.$current.withValue(self) { try await run() }
                 finish(returning: output, recording: takeTask)
             } catch is CancellationError where isCancelled {
                 finish(errors: [], recording: takeTask)  // the cancel's errors tell why

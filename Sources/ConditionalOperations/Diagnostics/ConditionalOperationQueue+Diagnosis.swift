@@ -21,7 +21,7 @@ extension ConditionalOperationQueue {
         let name = self.name.map { " '\($0)'" } ?? ""
         let limit = maxConcurrentOperationCount
         let status =
-            (isSuspended ? "suspended" : "running")
+            (isShutDown ? "shut down, " : "") + (isSuspended ? "suspended" : "running")
             + (limit == OperationQueue.defaultMaxConcurrentOperationCount ? "" : ", at most \(limit) at once")
         let header = "\(String(describing: type(of: self)))\(name): \(diagnoses.count) unfinished, \(status)"
         return ([header] + diagnoses.map { "  \($0)" }).joined(separator: "\n")

@@ -20,6 +20,10 @@ public enum OperationError: Error, Sendable {
     /// A ``ResultOperation`` awaited for its ``ResultOperation/value`` finished without errors
     /// and without a value (a plain `finish()`); `operation` names it.
     case finishedWithoutValue(operation: String)
+    /// Its ``ConditionalOperationQueue`` was shut down (S21): added after
+    /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called, or unfinished when the
+    /// grace period ended.
+    case queueShutDown
 }
 
 extension OperationError {
@@ -92,7 +96,7 @@ extension OperationError {
     public var failedDependencies: [FailedDependency] {
         switch self {
         case .dependenciesFailed(let dependencies), .dependenciesCancelled(let dependencies): dependencies
-        case .conditionFailed, .timedOut, .dependencyCycle, .finishedWithoutValue: []
+        case .conditionFailed, .timedOut, .dependencyCycle, .finishedWithoutValue, .queueShutDown: []
         }
     }
 
@@ -147,6 +151,7 @@ extension OperationError: CustomStringConvertible {
                 dependencies, "\(dependencies.count == 1 ? "dependency was" : "dependencies were") cancelled")
         case .dependencyCycle: "the operation is part of a dependency cycle"
         case .finishedWithoutValue(let operation): "\(operation) finished without a value"
+        case .queueShutDown: "its queue was shut down"
         }
     }
 

@@ -59,6 +59,17 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// The operations held back until ready (not yet in Foundation's `operations`).
     var heldOperations: [Foundation.Operation] { registry.withLock { $0.operations } }
 
+    /// Whether ``shutdown(gracePeriod:)`` was called.
+    public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
+
+    /// Marks the queue shut down (S21); returns whether this call did.
+    func beginShutdown() -> Bool {
+        registry.withLock { registry in
+            defer { registry.isShutDown = true }
+            return !registry.isShutDown
+        }
+    }
+
     // MARK: Adding
 
     /// Adds `operation`, telling the ``delegate`` first and making it depend on the queue's
@@ -113,7 +124,10 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
     /// ready. Returns whether it goes to Foundation now (the caller hands it over).
     private func admit(_ operation: Foundation.Operation) -> Bool {
-        let (delegate, barriers, logChannel) = registry.withLock { ($0.delegate, $0.barriers, $0.logChannel) }
+        let (delegate, barriers, logChannel, isShutDown) = registry.withLock {
+            ($0.delegate, $0.barriers, $0.logChannel, $0.isShutDown)
+        }
+        if isShutDown { Self.cancelForShutdown(operation) }  // S21: it finishes without running
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
         if let logChannel, let conditional = operation as? ConditionalOperation {

@@ -23,6 +23,8 @@ struct QueueRegistry {
     private(set) var barriers: [Foundation.Operation] = []
     /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
     var logChannel: LogChannel?
+    /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called (S21).
+    var isShutDown = false
 
     var count: Int { entries.count }
 

@@ -269,6 +269,13 @@ extension ConditionalOperationsTests {
 
         // MARK: RunningOperations.md
 
+        @Test func runningOperationsShuttingDown() async {
+            let queue = ConditionalOperationQueue()
+            queue.addOperation(BlockOperation {})
+            await queue.shutdown(gracePeriod: .seconds(10))
+            #expect(queue.isShutDown && queue.unfinishedOperationCount == 0)
+        }
+
         @Test func runningOperationsOnAConditionalOperationQueue() async {
             let monitor = Monitor()
             let importer = SyncOperation()
