@@ -24,7 +24,7 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     private let work: (@Sendable () async throws -> Output)?
     /// The task running ``run()``, while it runs: a cancel cancels it. Only reached under the
     /// operation's own lock, which makes every access exclusive.
-    @exclusivity(unchecked) private var lockedTask = RunningTask.notStarted
+    @exclusivity(unchecked) private var lockedTask = StartedWork<Task<Void, Never>>.notStarted
 
     /// Creates an operation named `name` whose work is `work`.
     public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
@@ -65,43 +65,19 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
                 finish(errors: [error], recording: takeTask)
             }
         }
-        let cancelled = withOwnLock {
-            switch lockedTask {
-            case .notStarted:
-                lockedTask = .running(task)
-                return false
-            case .cancelled:
-                return true
-            case .running, .ended:  // ended already: `run()` returned before the task was stored
-                return false
-            }
-        }
-        if cancelled { task.cancel() }
+        if withOwnLock({ lockedTask.start(task) }) { task.cancel() }
     }
 
     /// Takes the task out once ``run()`` ended, in the finish's trip through the lock. The caller
     /// drops it once unlocked: a finished task's memory is freed once nothing refers to it.
-    private func takeTask(earlierFinishWon _: Bool) -> RunningTask {
-        var task = RunningTask.ended
-        swap(&task, &lockedTask)
-        return task
+    private func takeTask(earlierFinishWon _: Bool) -> StartedWork<Task<Void, Never>> {
+        lockedTask.end()
     }
 
     /// Cancels the operation and the task running ``run()``.
     open override func cancel() {
         super.cancel()
-        let running = withOwnLock { () -> Task<Void, Never>? in
-            switch lockedTask {
-            case .notStarted:
-                lockedTask = .cancelled
-                return nil
-            case .running(let task):
-                return task
-            case .cancelled, .ended:
-                return nil
-            }
-        }
-        running?.cancel()
+        withOwnLock { lockedTask.cancel() }?.cancel()
     }
 
     /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
@@ -109,15 +85,4 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     public override func waitUntilFinished() {
         super.waitUntilFinished()
     }
-}
-
-/// Where an ``AsyncOperation``'s task is. Outside the generic class, so that its metadata is
-/// not looked up at run time on each access.
-private enum RunningTask {
-    case notStarted
-    /// A cancel came before the task was stored: `execute()` cancels the task it made.
-    case cancelled
-    case running(Task<Void, Never>)
-    /// Let go of: a finished task's memory is freed once nothing refers to it.
-    case ended
 }

@@ -33,13 +33,8 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
     /// ``DataTaskError/unacceptableStatus(_:url:body:)``.
     public let acceptableStatusCodes: Range<Int>
 
-    private enum TaskState {
-        case notStarted, cancelled, ended
-        case running(URLSessionDataTask)
-    }
-
     /// Only reached under the operation's own lock, which makes every access exclusive.
-    @exclusivity(unchecked) private var lockedTask = TaskState.notStarted
+    @exclusivity(unchecked) private var lockedTask = StartedWork<URLSessionDataTask>.notStarted
 
     /// Loads `request` in `session` once it executes.
     public init(
@@ -78,17 +73,7 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
             }
         }
         progress.addChild(task.progress, withPendingUnitCount: progress.totalUnitCount)
-        let cancelled = withOwnLock {
-            switch lockedTask {
-            case .notStarted:
-                lockedTask = .running(task)
-                return false
-            case .cancelled:
-                return true
-            case .running, .ended:
-                return false
-            }
-        }
+        let cancelled = withOwnLock { lockedTask.start(task) }
         task.resume()
         if cancelled { task.cancel() }
     }
@@ -96,25 +81,12 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
     /// Cancels the operation and its task.
     open override func cancel() {
         super.cancel()
-        let running = withOwnLock { () -> URLSessionDataTask? in
-            switch lockedTask {
-            case .notStarted:
-                lockedTask = .cancelled
-                return nil
-            case .running(let task):
-                return task
-            case .cancelled, .ended:
-                return nil
-            }
-        }
-        running?.cancel()
+        withOwnLock { lockedTask.cancel() }?.cancel()
     }
 
     /// Takes the task out in the finish's trip through the lock; it is dropped once unlocked.
-    private func endTask(earlierFinishWon _: Bool) -> TaskState {
-        var task = TaskState.ended
-        swap(&task, &lockedTask)
-        return task
+    private func endTask(earlierFinishWon _: Bool) -> StartedWork<URLSessionDataTask> {
+        lockedTask.end()
     }
 
     /// What the task's completion means.
