@@ -25,6 +25,8 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// The task running ``run()``, while it runs: a cancel cancels it. Only reached under the
     /// operation's own lock, which makes every access exclusive.
     @exclusivity(unchecked) private var lockedTask = StartedWork<Task<Void, Never>>.notStarted
+    /// The gate of a task `queue.run` made in its caller (S22), until `execute()` opens it.
+    @exclusivity(unchecked) private var lockedGate: ExecuteGate?
 
     /// Creates an operation named `name` whose work is `work`.
     public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
@@ -54,18 +56,24 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Starts ``run()`` in a task. Override ``run()`` instead.
     public final override func execute() {
-        let task = Task(priority: qualityOfService.taskPriority) { [self] in
-            // No `Result<Output, any Error>` in between: its metadata is looked up at run time.
-            do {
-                let output = try await RunningOperation.$current.withValue(self) { try await run() }
-                finish(returning: output, recording: takeTask)
-            } catch is CancellationError where isCancelled {
-                finish(errors: [], recording: takeTask)  // the cancel's errors tell why
-            } catch {
-                finish(errors: [error], recording: takeTask)
-            }
+        if let gate = withOwnLock({ lockedGate.take() }) {
+            return gate.open(executing: true)  // the task `queue.run` made in its caller runs it (S22)
         }
+        let task = Task(priority: qualityOfService.taskPriority) { [self] in await runAndFinish() }
         if withOwnLock({ lockedTask.start(task) }) { task.cancel() }
+    }
+
+    /// Runs ``run()`` and finishes with what it returned or threw.
+    private func runAndFinish() async {
+        // No `Result<Output, any Error>` in between: its metadata is looked up at run time.
+        do {
+            let output = try await RunningOperation.$current.withValue(self) { try await run() }
+            finish(returning: output, recording: takeTask)
+        } catch is CancellationError where isCancelled {
+            finish(errors: [], recording: takeTask)  // the cancel's errors tell why
+        } catch {
+            finish(errors: [error], recording: takeTask)
+        }
     }
 
     /// Takes the task out once ``run()`` ended, in the finish's trip through the lock. The caller
@@ -84,5 +92,26 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     @available(*, unavailable, message: "use 'await waitUntilFinished()', which holds no thread")
     public override func waitUntilFinished() {
         super.waitUntilFinished()
+    }
+}
+
+extension AsyncOperation: RunsInCallersContext {
+    /// S22: the task running ``run()`` is made here, in `queue.run`'s caller, as a `Task {}` made
+    /// there would be: with its task-local values and its priority. It waits, holding no thread,
+    /// until the operation executes; if it finishes without executing, the task ends at once.
+    func prepareTaskInCallersContext() {
+        let gate = ExecuteGate()
+        let task = Task { [self] in
+            guard await gate.wait() else { return }
+            await runAndFinish()
+        }
+        let isFirst = withOwnLock { () -> Bool in
+            guard case .notStarted = lockedTask, lockedGate == nil else { return false }
+            lockedGate = gate
+            lockedTask = .running(task)  // a cancel reaches it; it then never executes (S4)
+            return true
+        }
+        guard isFirst else { return gate.open(executing: false) }
+        whenFinished { gate.open(executing: false) }  // finished without executing: the task ends
     }
 }

@@ -22,6 +22,18 @@ extension ConditionalOperationsTests {
 
         // MARK: Samples
 
+        enum Request {
+            @TaskLocal static var id: String?
+        }
+
+        @Test func taskContext() async throws {
+            let queue = ConditionalOperationQueue()
+            let handler = AsyncOperation(name: "handle") { "handled \(Request.id ?? "?")" }
+            let answer = try await Request.$id.withValue("req-42") { try await queue.run(handler) }
+            // answer is "handled req-42"
+            #expect(answer == "handled req-42")
+        }
+
         func asyncWork(queue: ConditionalOperationQueue) async throws -> Int {
             let sum = AsyncOperation(name: "sum") { (1...100).reduce(0, +) }
             let total = try await queue.run(sum)  // 5050; `run` infers the Int
