@@ -46,10 +46,16 @@ extension ConditionalOperationsTests {
 
         @Test func S22_cancellingTheCallerCancelsTheWorkRunInItsContext() async {
             let started = Latch()
+            let cancelled = Latch()
             let operation = AsyncOperation { () async throws -> Int in
                 started.countDown()
-                try await Task.sleep(for: .seconds(600))  // stands for long work; cancelled below
-                return 1
+                // Stands for long work, until the task running it is cancelled.
+                _ = await withTaskCancellationHandler {
+                    await cancelled.wait(seconds: 60)
+                } onCancel: {
+                    cancelled.countDown()
+                }
+                throw CancellationError()
             }
             let caller = Task { try await OperationQueue().run(operation) }
             #expect(await started.wait())
