@@ -26,12 +26,12 @@ public struct AllOf: OperationCondition {
 
     /// Every member's categories.
     public var mutuallyExclusiveCategories: Set<String> {
-        conditions.reduce(into: []) { $0.formUnion($1.mutuallyExclusiveCategories) }
+        conditions.mutuallyExclusiveCategories
     }
 
     /// Every member's dependencies, in order.
     public func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] {
-        conditions.flatMap { $0.dependencies(for: operation) }
+        conditions.dependencies(for: operation)
     }
 
     /// Evaluates every member at once and answers when all of them did.

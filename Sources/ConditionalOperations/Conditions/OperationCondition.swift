@@ -46,3 +46,15 @@ extension OperationCondition {
         dependency(for: operation).map { [$0] } ?? []
     }
 }
+
+extension Array where Element == any OperationCondition {
+    /// Every condition's dependencies, in order: what an operation or a combinator waits for (S3).
+    func dependencies(for operation: ConditionalOperation) -> [Foundation.Operation] {
+        flatMap { $0.dependencies(for: operation) }
+    }
+
+    /// The union of every condition's categories (S7, S18).
+    var mutuallyExclusiveCategories: Set<String> {
+        reduce(into: []) { $0.formUnion($1.mutuallyExclusiveCategories) }
+    }
+}

@@ -92,7 +92,7 @@ extension ConditionalOperation {
     /// queue that started this operation, or else on the library's queue (never dropped).
     /// Returns whether there was any.
     private func addDependencies(of conditions: [any OperationCondition]) -> Bool {
-        let added = conditions.flatMap { $0.dependencies(for: self) }
+        let added = conditions.dependencies(for: self)
         guard !added.isEmpty else { return false }
         for dependency in added { addDependency(dependency) }
         let queue = machine.withLock { $0.owner } ?? LibraryQueue.shared
