@@ -14,8 +14,9 @@ extension ConditionalOperationQueue {
     /// await queue.shutdown(gracePeriod: .seconds(10))
     /// ```
     ///
-    /// A second call changes nothing (the first call's grace period holds) and returns once the
-    /// queue is idle too. Called from an operation of this queue, it does not wait for that
+    /// When the grace period ends, a suspended queue is resumed, so that its cancelled operations
+    /// finish. A second call changes nothing (the first call's grace period holds) and returns once
+    /// the queue is idle too. Called from an operation of this queue, it does not wait for that
     /// operation (see `waitUntilIdle()`). A queue shut down stays so;
     /// its ``diagnosticReport`` says so.
     public func shutdown(gracePeriod: Duration) async {
@@ -44,13 +45,16 @@ extension ConditionalOperationQueue {
                     held.withLock { $0.take() }?.cancel()
                 }
             }
+            // Suspended meanwhile: a cancelled operation finishing must not let a waiting one start
+            // before it is cancelled too. Resumed then, also if it was suspended before: the
+            // cancelled operations must start to finish.
+            isSuspended = true
             for operation in unfinishedOperations() where operation !== current {
                 Self.cancelForShutdown(operation)
             }
+            isSuspended = false
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            whenIdle(excluding: current) { continuation.resume() }
-        }
+        await waitUntilIdle()  // in this task: it excludes `current` too
     }
 
     /// Cancels `operation` with ``OperationError/queueShutDown`` (a plain one without an error).
