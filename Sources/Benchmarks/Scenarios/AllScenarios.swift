@@ -16,6 +16,8 @@ extension Scenario {
         .memory,
         .asyncOperation,
         .concurrentRun,
+        .waitUntilIdle,
+        .runTaskContext,
         .diagnosis,
         .scaling,
     ]

@@ -25,8 +25,8 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// The task running ``run()``, while it runs: a cancel cancels it. Only reached under the
     /// operation's own lock, which makes every access exclusive.
     @exclusivity(unchecked) private var lockedTask = StartedWork<Task<Void, Never>>.notStarted
-    /// The gate of a task `queue.run` made in its caller (S22), until `execute()` opens it.
-    @exclusivity(unchecked) private var lockedGate: ExecuteGate?
+    /// The task `queue.run` made in its caller (S22), waiting for `execute()`.
+    @exclusivity(unchecked) private var lockedGate = ExecuteGate.none
 
     /// Creates an operation named `name` whose work is `work`.
     public init(name: String? = nil, _ work: @escaping @Sendable () async throws -> Output) {
@@ -56,8 +56,14 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Starts ``run()`` in a task. Override ``run()`` instead.
     public final override func execute() {
-        if let gate = withOwnLock({ lockedGate.take() }) {
-            return gate.open(executing: true)  // the task `queue.run` made in its caller runs it (S22)
+        switch withOwnLock({ () -> (isGated: Bool, waiter: UnsafeContinuation<Bool, Never>?) in
+            guard case .none = lockedGate else { return (true, lockedGate.open(executing: true)) }
+            return (false, nil)
+        }) {
+        case (true, let waiter):
+            return waiter?.resume(returning: true) ?? ()  // the task `queue.run` made runs it (S22)
+        case (false, _):
+            break
         }
         let task = Task(priority: qualityOfService.taskPriority) { [self] in await runAndFinish() }
         if withOwnLock({ lockedTask.start(task) }) { task.cancel() }
@@ -88,30 +94,42 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         withOwnLock { lockedTask.cancel() }?.cancel()
     }
 
+    /// S22: the task running ``run()`` is made here, in `queue.run`'s caller, as a `Task {}` made
+    /// there would be: with its task-local values and its priority. It waits, holding no thread,
+    /// until the operation executes; if it finishes without executing, the task ends once `queue.run`
+    /// saw it finish.
+    override func prepareTaskInCallersContext() {
+        let isFirst = withOwnLock { () -> Bool in
+            guard case .notStarted = lockedTask, case .none = lockedGate else { return false }
+            lockedGate = .closed
+            return true
+        }
+        guard isFirst else { return }  // added twice, or started already: it runs as S15 says
+        let task = Task { [self] in
+            guard await waitForExecute() else { return }
+            await runAndFinish()
+        }
+        if withOwnLock({ lockedTask.start(task) }) { task.cancel() }  // a cancel came first (S4)
+    }
+
+    /// S22: `queue.run`'s caller saw the operation finish; if it finished without executing, the
+    /// task made for it ends now.
+    override func endTaskInCallersContext() {
+        withOwnLock { lockedGate.open(executing: false) }?.resume(returning: false)
+    }
+
+    /// Whether the operation executes, once it is known.
+    private func waitForExecute() async -> Bool {
+        await withUnsafeContinuation { continuation in
+            if let executing = withOwnLock({ lockedGate.wait(continuation) }) {
+                continuation.resume(returning: executing)
+            }
+        }
+    }
+
     /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
     @available(*, unavailable, message: "use 'await waitUntilFinished()', which holds no thread")
     public override func waitUntilFinished() {
         super.waitUntilFinished()
-    }
-}
-
-extension AsyncOperation: RunsInCallersContext {
-    /// S22: the task running ``run()`` is made here, in `queue.run`'s caller, as a `Task {}` made
-    /// there would be: with its task-local values and its priority. It waits, holding no thread,
-    /// until the operation executes; if it finishes without executing, the task ends at once.
-    func prepareTaskInCallersContext() {
-        let gate = ExecuteGate()
-        let task = Task { [self] in
-            guard await gate.wait() else { return }
-            await runAndFinish()
-        }
-        let isFirst = withOwnLock { () -> Bool in
-            guard case .notStarted = lockedTask, lockedGate == nil else { return false }
-            lockedGate = gate
-            lockedTask = .running(task)  // a cancel reaches it; it then never executes (S4)
-            return true
-        }
-        guard isFirst else { return gate.open(executing: false) }
-        whenFinished { gate.open(executing: false) }  // finished without executing: the task ends
     }
 }

@@ -1,34 +1,41 @@
-/// A one-time signal from `execute()` to a task made earlier in `queue.run`'s caller (S22): `true`
-/// when the operation executes, `false` when it finished without executing. The task waits for it
-/// holding no thread.
-final class ExecuteGate: Sendable {
-    private let state = Locked<(opened: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
+/// Where the task `queue.run` made in its caller (S22) stands, kept under the operation's own lock:
+/// the task waits, holding no thread, until `execute()` opens the gate (`true`) or the operation
+/// finished without executing (`false`).
+enum ExecuteGate {
+    /// No task of the caller's: `execute()` makes the task itself.
+    case none
+    /// The task was made and has not reached its wait yet.
+    case closed
+    /// The task waits.
+    case waiting(UnsafeContinuation<Bool, Never>)
+    /// Opened; the task runs the work if `true`.
+    case opened(Bool)
 
-    /// Whether the operation executes, once it is known.
-    func wait() async -> Bool {
-        await withCheckedContinuation { continuation in
-            let opened = state.withLock { state -> Bool? in
-                if state.opened == nil { state.waiter = continuation }
-                return state.opened
-            }
-            if let opened { continuation.resume(returning: opened) }
+    /// The task reaches its wait: the answer at once if the gate was opened, else `nil` and the
+    /// continuation is kept.
+    mutating func wait(_ continuation: UnsafeContinuation<Bool, Never>) -> Bool? {
+        switch self {
+        case .opened(let executing):
+            return executing
+        case .closed:
+            self = .waiting(continuation)
+            return nil
+        case .none, .waiting:
+            fatalError("ExecuteGate.wait in state \(self): only the one task of queue.run waits")
         }
     }
 
-    /// Tells the waiting task, once; later calls change nothing.
-    func open(executing: Bool) {
-        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>?? in
-            guard state.opened == nil else { return nil }
-            state.opened = executing
-            defer { state.waiter = nil }
-            return .some(state.waiter)
+    /// Opens the gate once; returns the continuation to resume, unlocked. Later calls change nothing.
+    mutating func open(executing: Bool) -> UnsafeContinuation<Bool, Never>? {
+        switch self {
+        case .closed:
+            self = .opened(executing)
+            return nil
+        case .waiting(let continuation):
+            self = .opened(executing)
+            return continuation
+        case .none, .opened:
+            return nil
         }
-        if case .some(let waiter?) = waiter { waiter.resume(returning: executing) }
     }
-}
-
-/// An operation whose work `queue.run` starts in its caller's context (S22): ``AsyncOperation``.
-protocol RunsInCallersContext: ConditionalOperation {
-    /// Makes, here, the task that runs the work once the operation executes.
-    func prepareTaskInCallersContext()
 }

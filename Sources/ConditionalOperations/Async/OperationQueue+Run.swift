@@ -36,12 +36,13 @@ extension OperationQueue {
     /// Adds `operation`, cancels it if the task is cancelled, and waits until it finished.
     private func runToEnd(_ operation: ConditionalOperation) async throws {
         // S22: an AsyncOperation's work runs with this task's task-local values and priority.
-        (operation as? any RunsInCallersContext)?.prepareTaskInCallersContext()
+        operation.prepareTaskInCallersContext()
         addOperation(operation)
         await withTaskCancellationHandler {
             await operation.waitUntilFinished()
         } onCancel: {
             operation.cancel()
         }
+        operation.endTaskInCallersContext()
     }
 }

@@ -157,6 +157,14 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// start; it must then call ``finish(errors:)`` itself once cancelled.
     open var finishesWhenCancelled: Bool { true }
 
+    /// S22: `queue.run` calls it in its caller just before adding the operation; an
+    /// ``AsyncOperation`` makes there the task that runs its work. Others run as S15 says.
+    func prepareTaskInCallersContext() {}
+
+    /// S22: `queue.run`'s caller saw the operation finish: a task made for it that never ran
+    /// ends.
+    func endTaskInCallersContext() {}
+
     /// Called once, while finishing, with every error, before observers get `operationDidFinish`.
     open func finished(errors: [any Error]) {}
 
