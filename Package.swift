@@ -16,6 +16,8 @@ let package = Package(
         .executableTarget(name: "ConcurrencyExample", dependencies: ["ConditionalOperations"]),
         // The README's samples as one top-level program, compiled as a reader pastes them.
         .executableTarget(name: "ReadmeProgram", dependencies: ["ConditionalOperations"]),
+        // The program of the article "Running operations in a server": SIGTERM, shutdown, task-locals.
+        .executableTarget(name: "ServerExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
         .testTarget(
             name: "ConditionalOperationsTests",

@@ -145,7 +145,8 @@ extension ConditionalOperationsTests {
             let twins = try Self.twinFiles.map { try Self.normalized(Self.read($0)) }
             #expect(twins.count >= 3, "the twins were not found from \(Self.root.path)")
             var checked = 0
-            for file in Self.markdownFiles where file != "README.md" && !Self.notYetCompiled.contains(file) {
+            for file in Self.markdownFiles
+            where Self.programs[file] == nil && !Self.notYetCompiled.contains(file) {
                 for block in try Self.swiftBlocks(of: file) {
                     checked += 1
                     let lines =
@@ -161,23 +162,28 @@ extension ConditionalOperationsTests {
 
         // MARK: Top-level code
 
-        /// The README's samples, in order, are one program a reader pastes into a `main.swift`:
-        /// this executable target's, which `swift build` compiles as top-level code, holds them and
+        /// Documents whose samples, in order, are one program a reader pastes into a `main.swift`:
+        /// an executable target's, which `swift build` compiles as top-level code, holds them and
         /// nothing else (its leading comment lines aside).
-        static let readmeProgram = "Sources/ReadmeProgram/main.swift"
+        static let programs = [
+            "README.md": "Sources/ReadmeProgram/main.swift",
+            "Sources/ConditionalOperations/ConditionalOperations.docc/RunningInAServer.md":
+                "Sources/ServerExample/main.swift",
+        ]
 
-        @Test func theReadmeSamplesAreOneTopLevelProgram() throws {
-            let samples = try Self.swiftBlocks(of: "README.md").flatMap(\.lines)
-            let program = Array(
-                try Self.normalized(Self.read(Self.readmeProgram)).drop { $0.hasPrefix("//") })
-            #expect(samples.count > 20, "the README's samples were not found")
+        @Test(arguments: programs.keys.sorted())
+        func theSamplesAreOneTopLevelProgram(document: String) throws {
+            let source = try #require(Self.programs[document])
+            let samples = try Self.swiftBlocks(of: document).flatMap(\.lines)
+            let program = Array(try Self.normalized(Self.read(source)).drop { $0.hasPrefix("//") })
+            #expect(samples.count > 20, "the samples of \(document) were not found")
             let firstDifference =
                 zip(samples, program).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(samples.count, program.count)
             #expect(
                 samples == program,
                 """
-                README.md's Swift blocks, in order, differ from \(Self.readmeProgram) at the samples' \
+                \(document)'s Swift blocks, in order, differ from \(source) at the samples' \
                 line \(firstDifference): \(samples.dropFirst(firstDifference).first ?? "(none)")
                 """)
         }
@@ -214,11 +220,11 @@ extension ConditionalOperationsTests {
             return statements
         }
 
-        /// Outside the README, a sample with statements says where they go: its first line is a
+        /// Outside the programs' documents, a sample with statements says where they go: its first line is a
         /// marker (``isInsideMarker(_:)``), since its twin runs it inside a function.
         @Test func aSampleWithStatementsSaysItBelongsInsideAFunction() throws {
             var marked = 0
-            for file in Self.markdownFiles where file != "README.md" {
+            for file in Self.markdownFiles where Self.programs[file] == nil {
                 for block in try Self.swiftBlocks(of: file)
                 where !Self.topLevelStatements(block.lines).isEmpty {
                     let isMarked = Self.isInsideMarker(block.lines.first ?? "")

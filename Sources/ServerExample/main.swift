@@ -1,0 +1,65 @@
+// The program of the article "Running operations in a server" (RunningInAServer.md): its Swift
+// blocks, in order, are this file. CI runs it as `swift run ServerExample --send-sigterm`.
+import ConditionalOperations
+import Dispatch
+import Foundation
+
+/// The request being served: a task-local value, as a tracing span or logging metadata is.
+enum RequestID {
+    @TaskLocal static var current: String?
+}
+
+/// Hears each request's work start: the run that sends itself SIGTERM waits for both.
+let (workStarts, workStarted) = AsyncStream.makeStream(of: Void.self)
+
+/// The work of one request. It reads the request id of the task that called `queue.run`.
+func handleRequest(taking duration: Duration) -> AsyncOperation<String> {
+    AsyncOperation(name: "handle request") {
+        workStarted.yield()
+        try await Task.sleep(for: duration)
+        return "handled request \(RequestID.current ?? "?")"
+    }
+}
+
+let queue = ConditionalOperationQueue()
+queue.name = "requests"
+
+/// Serves one request as a server's handler would: in a task whose task-local values the
+/// operation's work sees (S22).
+func serve(_ id: String, taking duration: Duration) -> Task<String, Never> {
+    RequestID.$current.withValue(id) {
+        Task {
+            do {
+                return try await queue.run(handleRequest(taking: duration))
+            } catch {
+                return "request \(id) failed: \(error)"
+            }
+        }
+    }
+}
+
+// SIGTERM: stop taking work, give the requests that run a grace period, cancel the rest, exit.
+signal(SIGTERM, SIG_IGN)  // Dispatch's source hears it, instead of the default action
+// On the main queue: a closure written in top-level code belongs to the main actor.
+let sigterm = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
+let terminated = AsyncStream<Void> { continuation in
+    sigterm.setEventHandler { continuation.yield() }
+}
+sigterm.resume()
+
+let requests = [
+    serve("r1", taking: .milliseconds(100)),  // ends within the grace period
+    serve("r2", taking: .seconds(3_600)),  // still running when it ends: cancelled
+]
+
+if CommandLine.arguments.contains("--send-sigterm") {
+    for await _ in workStarts.prefix(requests.count) {}  // both run, as when an operator's kill comes
+    kill(getpid(), SIGTERM)
+}
+
+for await _ in terminated { break }
+print("SIGTERM: shutting down")
+await queue.shutdown(gracePeriod: .seconds(1))
+for request in requests { print(await request.value) }
+print("idle: exiting")
+exit(0)
