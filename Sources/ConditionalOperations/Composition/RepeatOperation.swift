@@ -62,8 +62,7 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
 
     /// Starts the first iteration.
     open override func execute() {
-        let current = OperationQueue.current
-        let queue = current.flatMap { $0.maxConcurrentOperationCount == 1 ? nil : $0 } ?? LibraryQueue.shared
+        let queue = LibraryQueue.forAttempts(on: OperationQueue.current)
         iterations.withLock { $0.queue = queue }
         startIteration(afterWait: false)
     }

@@ -20,17 +20,23 @@ import Foundation
 ///   own cancel errors, if it was cancelled).
 /// - Cancelling it cancels the running attempt, or ends the wait at once; no attempt starts after.
 /// - Observers of the retry operation see one operation: one start, one finish. The attempts run
-///   on a queue of the library, unseen; an attempt may need an exclusivity category the retry
-///   operation holds (S7).
+///   on the queue that runs the retry operation (on a queue that runs one operation at a time
+///   they would wait for it: there, and without a queue, on one of the library's); an attempt may
+///   need an exclusivity category the retry operation holds (S7).
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `retry`, behind its lock
-    private typealias Machine = AttemptStateMachine<ConditionalOperation, any DispatchSourceTimer>
+    private struct State {
+        var machine = AttemptStateMachine<ConditionalOperation, any DispatchSourceTimer>()
+        /// The queue that runs the retry operation, where the attempts run; weak, so that a
+        /// finished retry operation holds no queue (S12).
+        weak var queue: OperationQueue?
+    }
 
     /// The attempts, under one lock.
-    private let retry = Locked(Machine())
+    private let retry = Locked(State())
     private let maximumAttempts: Int
     private let backoff: RetryBackoff
     private let shouldRetry: @Sendable ([any Error]) -> Bool
@@ -71,12 +77,14 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     }
 
     /// The number of attempts started so far.
-    public var attemptCount: Int { retry.withLock { $0.attempts } }
+    public var attemptCount: Int { retry.withLock { $0.machine.attempts } }
 
     // MARK: Running
 
     /// Starts the first attempt.
     open override func execute() {
+        let queue = OperationQueue.current
+        retry.withLock { $0.queue = queue }
         startAttempt(afterBackoff: false)
     }
 
@@ -87,7 +95,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     open override func cancel() {
         super.cancel()
         guard isCancelled else { return }  // finishing had begun
-        switch retry.withLock({ $0.cancel() }) {
+        switch retry.withLock({ $0.machine.cancel() }) {
         case .none:
             break
         case .cancelAttempt(let attempt):
@@ -99,7 +107,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     }
 
     private func startAttempt(afterBackoff: Bool) {
-        switch retry.withLock({ $0.startAttempt(afterBackoff: afterBackoff) }) {
+        switch retry.withLock({ $0.machine.startAttempt(afterBackoff: afterBackoff) }) {
         case .none:
             return
         case .finish(let errors):
@@ -107,17 +115,17 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         case .make(let number):
             let attempt = makeAttempt(number)
             attempt.adoptParent(self)
-            let made = retry.withLock { $0.attemptMade(attempt) }
+            let (made, queue) = retry.withLock { ($0.machine.attemptMade(attempt), $0.queue) }
             attempt.addObserver(AttemptObserver(retry: self, number: number))
             if case .runCancelled = made { attempt.cancel() }
-            LibraryQueue.shared.addOperation(attempt)
+            LibraryQueue.forAttempts(on: queue).addOperation(attempt)
         }
     }
 
     /// Attempt number `number` finished with `errors`: finish, or retry after the back-off.
     fileprivate func attemptFinished(_ attempt: ConditionalOperation, number: Int, errors: [any Error]) {
         if errors.isEmpty && !attempt.isCancelled {
-            retry.withLock { $0.finishAfterAttempt() }
+            retry.withLock { $0.machine.finishAfterAttempt() }
             switch outcome(attempt) {
             case .success(let output)?: finish(returning: output)
             case .failure(let error)?: finish(error: error)
@@ -127,11 +135,11 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         }
         // User code (the predicate, a custom back-off) runs outside the lock.
         var delay: TimeInterval?
-        if number < maximumAttempts, !retry.withLock({ $0.isCancelled }), shouldRetry(errors) {
+        if number < maximumAttempts, !retry.withLock({ $0.machine.isCancelled }), shouldRetry(errors) {
             delay = backoff.delay(afterAttempt: number, errors: errors)
         }
         let qos = qualityOfService
-        switch retry.withLock({ $0.attemptEnded(errors: errors, nextAfter: delay) }) {
+        switch retry.withLock({ $0.machine.attemptEnded(errors: errors, nextAfter: delay) }) {
         case .finish(let cancelling):
             if cancelling { cancel() }
             finish(errors: errors)
@@ -146,7 +154,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
                 self?.startAttempt(afterBackoff: true)
             }
-            if case .discard = retry.withLock({ $0.timerMade(timer) }) { timer.cancel() }
+            if case .discard = retry.withLock({ $0.machine.timerMade(timer) }) { timer.cancel() }
             timer.resume()
         }
     }

@@ -180,6 +180,21 @@ extension ConditionalOperationsTests {
             #expect(await Self.returns { await shutdown.value })
         }
 
+        @Test func S21_aRetrysNextAttemptAfterShutdownDoesNotRun() async {
+            let queue = ConditionalOperationQueue()
+            let first = ProbeOperation(.never)
+            let second = ProbeOperation()
+            let retry = RetryOperation(maximumAttempts: 2) { number in number == 1 ? first : second }
+            queue.addOperation(retry)
+            #expect(await first.executing.wait())
+            let shutdown = Task { await queue.shutdown(gracePeriod: .seconds(30)) }
+            await waitUntil(seconds: 10) { queue.isShutDown }
+            first.finish(errors: [TestError(1)])  // a failed attempt: the next goes to the retry's queue
+            #expect(await Self.returns { await shutdown.value })
+            #expect(second.executions.current == 0 && second.errors.contains(where: Self.isShutDownError))
+            #expect(retry.isFinished && retry.errors.contains(where: Self.isShutDownError))
+        }
+
         @Test func S21_aSecondShutdownKeepsTheFirstGracePeriodAndReturnsOnceIdle() async {
             let queue = ConditionalOperationQueue()
             let running = ProbeOperation(.never)
