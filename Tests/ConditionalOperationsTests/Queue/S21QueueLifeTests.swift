@@ -46,6 +46,23 @@ extension ConditionalOperationsTests {
             #expect(held.isFinished && running.isFinished && plain.isFinished)
         }
 
+        @Test func S21_waitUntilIdleHoldsNoThread() async {
+            let queue = ConditionalOperationQueue()
+            let running = ProbeOperation(.never)
+            queue.addOperation(running)
+            #expect(await running.executing.wait())
+            // Far more waiters than the cooperative pool has threads: were a wait to hold one, the
+            // task below could not run.
+            let waiters = (0..<200).map { _ in Task { await queue.waitUntilIdle() } }
+            // A way out for a wait that does hold threads: the test then fails instead of hanging.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+                if !running.isFinished { running.finish() }
+            }
+            #expect(await Self.returns(within: 5) { _ = await Task { 1 }.value }, "a task runs meanwhile")
+            running.finish()
+            #expect(await Self.returns { for waiter in waiters { await waiter.value } })
+        }
+
         @Test func S21_waitUntilIdleDoesNotWaitForOperationsAddedAfterTheCall() async {
             let queue = ConditionalOperationQueue()
             let first = ProbeOperation(.finishLater)
