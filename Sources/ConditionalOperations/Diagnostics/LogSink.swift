@@ -20,7 +20,7 @@ final class LogChannel: Sendable {
 }
 
 /// A logger among an operation's observers (an ``EventSink``): it is sent what the operation does
-/// under its lock and forwards it to its channel.
+/// under its lock, and forwards it to its channel.
 struct LogSink: EventSink {
     /// Unowned: the operation holds its sinks, and lets go of them when it finishes.
     unowned let operation: ConditionalOperation
@@ -37,15 +37,17 @@ struct LogSink: EventSink {
 
     func send(_ event: LogEvent) {
         switch event {
-        case .conditionEvaluated(let condition, let result, let seconds):
+        case .conditionEvaluated(let condition, let result, let since):
             let condition = UncheckedCondition(condition)
+            let seconds = since.seconds()
             channel.log(operation) {
                 .conditionEvaluated(name: condition.base.name, result: result, seconds: seconds)
             }
         case .waitingForCategories(let categories):
             let names = categories.map(ExclusivityController.unscopedName).sorted()
             channel.log(operation) { .waitingForCategories(names) }
-        case .acquiredCategories(let categories, let waited):
+        case .acquiredCategories(let categories, let since):
+            let waited = since.seconds()
             let names = categories.map(ExclusivityController.unscopedName).sorted()
             channel.log(operation) { .acquiredCategories(names, waited: waited) }
         }

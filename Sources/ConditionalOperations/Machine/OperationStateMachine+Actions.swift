@@ -23,7 +23,7 @@ extension OperationStateMachine {
         static let handToQueue = Followup(rawValue: 1 << 1)
         /// Post KVO `isReady` (between ``announcementBegan()`` and ``announcementEnded()``).
         static let announceReady = Followup(rawValue: 1 << 2)
-        /// The caller became the deliverer: deliver the effects with ``nextEffect(thread:)``.
+        /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
         static let deliver = Followup(rawValue: 1 << 3)
         /// Started without executing, the operation lets what it runs finish first (S11): call
         /// `drain()`, which ends with ``drained(errors:)``.

@@ -40,7 +40,7 @@ extension OperationStateMachine {
         case .executing(.called(_, let since)): waiting = .execution(since: since)
         case .draining: waiting = .draining
         case .finishing: waiting = .finishing
-        case .finished: waiting = .finished(skipped: isSkipped)
+        case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
         }
         return DiagnosticSnapshot(
             waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)

@@ -188,6 +188,7 @@ extension OperationStateMachine {
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
         phase = .evaluating(Evaluation(count: conditions.count))
+        awaitedStamp = .time
         return .evaluate(conditions)
     }
 
@@ -228,7 +229,7 @@ extension OperationStateMachine {
                 return EvaluatedAction(readiness: .answer(false, []))
             }
             if hasEventSinks, conditions.indices.contains(index) {
-                send(.conditionEvaluated(conditions[index], result, seconds: evaluation.began.seconds()))
+                tellSinks(.conditionEvaluated(conditions[index], result, since: evaluation.began))
             }
             switch result {
             case .satisfied: break
@@ -264,6 +265,7 @@ extension OperationStateMachine {
             return .answer(true, becomeReady(verdict, context: context))
         }
         phase = .acquiring(Acquisition())
+        awaitedStamp = .time
         return .acquire(categories, parent: exclusivityParent)
     }
 
@@ -277,7 +279,7 @@ extension OperationStateMachine {
             return .answer(false, [])
         case .acquiring(let acquisition):
             // Granted later: ready now.
-            if hasEventSinks { send(.acquiredCategories(categories, waited: acquisition.began.seconds())) }
+            if hasEventSinks { tellSinks(.acquiredCategories(categories, since: acquisition.began)) }
             return .answer(true, becomeReady(.execute, context: .callback))
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished while waiting: hand the categories on at once.
@@ -296,7 +298,7 @@ extension OperationStateMachine {
             return .answer(true, becomeReady(.execute, context: context))
         case .acquiring(var acquisition):
             // Waiting: the grant will make it ready.
-            if hasEventSinks { send(.waitingForCategories(categories)) }
+            if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
             phase = .acquiring(acquisition)
             return .answer(false, [])

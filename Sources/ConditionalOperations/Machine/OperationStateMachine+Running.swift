@@ -77,7 +77,7 @@ extension OperationStateMachine {
             isCancelled = true
             let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
-            return .cancelled(told.union(queueFinish(wasExecuting: true, thread: execution.thread)))
+            return .cancelled(told.union(queueFinish(.executed, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
             isCancelled = true
@@ -116,10 +116,10 @@ extension OperationStateMachine {
             // The usual end of the work.
             errors.append(contentsOf: new)
             guard effects.beginDeliveringIfIdle() else {
-                return .finishing(queueFinish(wasExecuting: true, thread: execution.thread))
+                return .finishing(queueFinish(.executed, thread: execution.thread))
             }
-            phase = .finishing(wasExecuting: true, thread: execution.thread)
-            return .deliverNow(finishEffect(wasExecuting: true), observers)
+            phase = .finishing(.executed, thread: execution.thread)
+            return .deliverNow(finishEffect(.executed), observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -172,18 +172,20 @@ extension OperationStateMachine {
         case done
     }
 
-    /// What the deliverer does next. `thread` is the deliverer's, which runs `execute()` if that is next.
-    mutating func nextEffect(thread: ThreadIdentity) -> DeliveryAction {
+    /// What the deliverer does next; it runs `execute()` itself if that is next and due on its
+    /// thread.
+    mutating func nextEffect() -> DeliveryAction {
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
-            phase = .finishing(wasExecuting: true, thread: .none)
-            return .deliver(finishEffect(wasExecuting: true), observers)
+            phase = .finishing(.executed, thread: .none)
+            return .deliver(finishEffect(.executed), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
-            phase = .executing(.called(thread: onAnotherThread ? .none : thread, since: .now))
+            phase = .executing(.called(thread: .none, since: .unstamped))
+            awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
@@ -208,14 +210,14 @@ extension OperationStateMachine {
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
     /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
     mutating func markFinished(notified: Int) -> FinishedAction {
-        guard case .finishing = phase else {
+        guard case .finishing(let ending, _) = phase else {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
         guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
         let action = FinishedAction.finished(
             waiters: waiters, owner: owner, dropped: (observers, conditions))
-        phase = .finished
-        endSinks()
+        noteFinishedForSinks()
+        phase = .finished(ending)
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         observers = ObserverList()
         conditions = []
@@ -227,11 +229,11 @@ extension OperationStateMachine {
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
-        guard case .draining = phase else {
+        guard case .draining(let ending) = phase else {
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
         errors.append(contentsOf: new)
-        return queueFinish(wasExecuting: false)
+        return queueFinish(ending)
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).

@@ -1,7 +1,8 @@
-/// Event sinks: observers told of every state change and callback as it happens, under the
-/// operation's lock, so that their order is the machine's (S1, S16). A sink runs no user code
-/// there: an `events` stream resumes its consumer's task, a logger's sink queues the record for
-/// the logger's own serial queue.
+/// Event sinks: observers told of every state change and callback as it happens, in the machine's
+/// order (S1, S16). The machine only writes what they are to be told into its ``SinkLog``; the
+/// operation's storage sends it before unlocking, in the same trip (`MachineLock`). A sink runs no
+/// user code there: an `events` stream resumes its consumer's task, a logger's sink queues the
+/// record for the logger's own serial queue.
 protocol EventSink: OperationObserver {
     func send(_ event: OperationEvent)
     /// The operation finished: nothing follows.
@@ -15,67 +16,97 @@ extension EventSink {
 }
 
 /// What only loggers hear of, as the machine knows it: the condition itself, whose name is user
-/// code, read by the logger's queue.
+/// code, read by the logger's queue, and when the wait began (the sink reads the clock).
 enum LogEvent {
-    case conditionEvaluated(any OperationCondition, OperationConditionResult, seconds: Double)
+    case conditionEvaluated(any OperationCondition, OperationConditionResult, since: Uptime)
     case waitingForCategories(Set<String>)
-    case acquiredCategories(Set<String>, waited: Double)
+    case acquiredCategories(Set<String>, since: Uptime)
+}
+
+/// One thing to tell the event sinks.
+enum SinkMessage {
+    /// To every sink.
+    case event(OperationEvent)
+    /// To every sink; loggers alone act on it.
+    case log(LogEvent)
+    /// The state now, to a sink just added.
+    case current(ConditionalOperation.State, to: any EventSink)
+    /// The state `finished`, `didFinish`, then the end, to these sinks: the machine lets go of its
+    /// observers in the same event.
+    case end([any Error], sinks: [any EventSink])
 }
 
 extension OperationStateMachine {
-    /// Adds an event sink, which is sent the current state at once. Already finished: the caller
-    /// sends the end itself.
+    /// Adds an event sink, which is told the current state first. Already finished: the caller
+    /// tells it the end itself.
     mutating func addEventSink(_ sink: any EventSink) -> AddObserverAction {
         switch phase {
         case .finished:
             // Nothing will change any more.
             return .tellFinished(errors)
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
-            // Told of every change from now on, under this lock.
+            // Told of every change from now on.
             observers.append(sink)
-            hasEventSinks = true
             observersHearStart = true  // it is sent `didStart`
-            sentState = state
-            sink.send(.stateChanged(sentState))
+            sinksTold = state
+            if sinkLog == nil { sinkLog = SinkLog() }
+            sinkLog?.append(.current(sinksTold, to: sink))
             return .added
         }
     }
 
-    /// Sends `event` to every sink.
-    func send(_ event: OperationEvent) {
-        for case let sink as any EventSink in observers { sink.send(event) }
+    /// Whether some observers are event sinks.
+    var hasEventSinks: Bool { sinkLog != nil }
+
+    /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
+    /// without sinks does not even make the event.
+    mutating func tellSinks(_ event: LogEvent) {
+        sinkLog?.append(.log(event))
     }
 
-    /// Sends `event` to every sink (loggers alone act on it). Callers check ``hasEventSinks``
-    /// first, so that an operation without sinks does not even make the event.
-    func send(_ event: LogEvent) {
-        for case let sink as any EventSink in observers { sink.send(event) }
-    }
-
-    mutating func sendStateChange() {
+    /// The phase changed: the sinks hear of a change of the public state.
+    mutating func noteStateChange() {
         let current = state
-        guard current != sentState else { return }
-        sentState = current
-        send(.stateChanged(current))
+        guard current != sinksTold else { return }
+        sinksTold = current
+        sinkLog?.append(.event(.stateChanged(current)))
     }
 
-    /// A callback is sent when it is queued, which is the order of S1; `didFinish` comes once
-    /// finished (``endSinks()``).
-    func sendCallback(_ effect: Effect) {
+    /// A callback is told when it is queued, which is the order of S1; `didFinish` comes once
+    /// finished (``noteFinishedForSinks()``).
+    mutating func noteCallback(_ effect: Effect) {
         switch effect {
-        case .didStart: send(.didStart)
-        case .didProduce(let operation): send(.didProduce(operation))
-        case .didCancel(let errors): send(.didCancel(errors))
+        case .didStart: sinkLog?.append(.event(.didStart))
+        case .didProduce(let operation): sinkLog?.append(.event(.didProduce(operation)))
+        case .didCancel(let errors): sinkLog?.append(.event(.didCancel(errors)))
         case .finish: break
         }
     }
 
-    /// The last event of the sinks, once finished; they end.
-    func endSinks() {
+    /// The sinks' last message, as the operation finishes, before its observers are let go of:
+    /// it tells the state `finished` itself.
+    mutating func noteFinishedForSinks() {
         guard hasEventSinks else { return }
-        for case let sink as any EventSink in observers {
-            sink.send(.didFinish(errors))
-            sink.end()
-        }
+        sinksTold = .finished
+        sinkLog?.append(.end(errors, sinks: observers.compactMap { $0 as? any EventSink }))
+    }
+}
+
+/// What the event sinks are to be told: the messages the machine wrote during the current event,
+/// in order, which the operation's storage takes and sends before unlocking.
+struct SinkLog {
+    private var messages: [SinkMessage] = []
+
+    var isEmpty: Bool { messages.isEmpty }
+
+    mutating func append(_ message: SinkMessage) {
+        messages.append(message)
+    }
+
+    /// The messages, taken out: none is left afterwards.
+    mutating func take() -> [SinkMessage] {
+        var taken: [SinkMessage] = []
+        swap(&taken, &messages)
+        return taken
     }
 }

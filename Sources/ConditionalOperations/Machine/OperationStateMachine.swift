@@ -27,10 +27,20 @@ struct OperationStateMachine {
         case ready(Verdict)
         case executing(Execution)
         /// Started without executing, it lets what it runs finish first (S11), then finishes.
-        case draining
+        case draining(Ending)
         /// The `finished(errors:)` hook and `operationDidFinish` run; `isFinished` flips last.
-        case finishing(wasExecuting: Bool, thread: ThreadIdentity)
-        case finished
+        case finishing(Ending, thread: ThreadIdentity)
+        case finished(Ending)
+    }
+
+    /// How the operation ends, from the moment it is started: the phases that end it carry it.
+    enum Ending: UInt8 {
+        case executed
+        /// Cancelled (S4), failed before executing (a condition, S2; a cycle, S9) or finished
+        /// early (S6): no `execute()`.
+        case notExecuted
+        /// A condition skipped it and nothing else stopped it (S17): no `execute()`, no error.
+        case skipped
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
@@ -64,8 +74,8 @@ struct OperationStateMachine {
         var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
         var isInline = true
-        /// Since when they are being evaluated, for diagnostics.
-        let began = Uptime.now
+        /// Since when they are being evaluated, for diagnostics (``stamp(thread:now:)``).
+        var began = Uptime.unstamped
 
         init(count: Int) {
             answered = AnsweredConditions(count: count)
@@ -76,20 +86,23 @@ struct OperationStateMachine {
         /// The caller requesting them reports the outcome itself: a grant meanwhile only records.
         var isInline = true
         var isGranted = false
-        /// Since when the categories are requested, for diagnostics.
-        let began = Uptime.now
+        /// Since when the categories are requested, for diagnostics (``stamp(thread:now:)``).
+        var began = Uptime.unstamped
     }
 
     enum Execution {
         /// `execute()` is due once the callbacks queued before it were delivered, on this thread
         /// or, when another one is delivering them, on a thread of its own.
         case due(onAnotherThread: Bool)
-        /// `execute()` was called `since` then, on `thread` if it runs on the thread that started it.
+        /// `execute()` was called `since` then, on `thread` if it runs on the thread that started
+        /// it (``stamp(thread:now:)``).
         case called(thread: ThreadIdentity, since: Uptime)
     }
 
-    // Stored in every operation: word-sized fields first, single bytes last. Written only by the
-    // events, in this type's files.
+    // Stored in every operation, in an order that leaves no padding (the memory target counts
+    // bytes per operation): words, then `effects` (25 bytes) with 7 single bytes after it, then
+    // `announcements`, `phase` (17 bytes) and the last single byte. Written only by the events,
+    // in this type's files.
     var errors: [any Error] = []
     var observers = ObserverList()
     /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
@@ -107,14 +120,11 @@ struct OperationStateMachine {
     /// `RetryOperation`); a category it holds is requested in its scope, see
     /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
+    /// What the event sinks among the observers (`events` streams, loggers) are to be told; `nil`
+    /// while there is none (see `+Sinks`).
+    var sinkLog: SinkLog?
     var effects = EffectQueue()
-    var announcements = ReadinessAnnouncements()
-    var phase = Phase.initialized {
-        didSet { if hasEventSinks { sendStateChange() } }
-    }
     var isCancelled = false
-    /// It finished without executing because a condition skipped it (S17). Set at launch.
-    private(set) var isSkipped = false
     var isStartRequested = false
     /// `finish` was called before executing (S6), or the operation is in a dependency cycle (S9):
     /// it finishes without executing once started.
@@ -126,10 +136,15 @@ struct OperationStateMachine {
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
     var observersHearStart = false
-    /// Some of the observers are event sinks (`events` streams, loggers): see `+Sinks`.
-    var hasEventSinks = false
-    /// The last state sent to the event sinks.
-    var sentState = ConditionalOperation.State.initialized
+    /// What the phase entered in this event records that the machine does not read itself: the
+    /// storage passes it in before unlocking (``stamp(thread:now:)``).
+    var awaitedStamp = Stamp.none
+    var announcements = ReadinessAnnouncements()
+    var phase = Phase.initialized {
+        didSet { if hasEventSinks { noteStateChange() } }
+    }
+    /// The last public state the event sinks were told of.
+    var sinksTold = ConditionalOperation.State.initialized
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -151,8 +166,16 @@ struct OperationStateMachine {
     mutating func isExecuting() -> Bool {
         switch phase {
         case .executing: true
-        case .finishing(let wasExecuting, _): wasExecuting
+        case .finishing(let ending, _): ending == .executed
         case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished: false
+        }
+    }
+
+    /// A condition skipped it (S17): known once it was started.
+    var isSkipped: Bool {
+        switch phase {
+        case .draining(let ending), .finishing(let ending, _), .finished(let ending): ending == .skipped
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing: false
         }
     }
 
@@ -233,18 +256,18 @@ struct OperationStateMachine {
 
     /// Queues a callback; the caller delivers it if nobody is delivering.
     mutating func queueEffect(_ effect: Effect) -> Followup {
-        if hasEventSinks { sendCallback(effect) }
+        if hasEventSinks { noteCallback(effect) }
         return effects.append(effect) ? .deliver : []
     }
 
-    mutating func queueFinish(wasExecuting: Bool, thread: ThreadIdentity = .none) -> Followup {
-        phase = .finishing(wasExecuting: wasExecuting, thread: thread)
-        return queueEffect(finishEffect(wasExecuting: wasExecuting))
+    mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
+        phase = .finishing(ending, thread: thread)
+        return queueEffect(finishEffect(ending))
     }
 
-    func finishEffect(wasExecuting: Bool) -> Effect {
+    func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        .finish(errors, wasExecuting: wasExecuting, releasesCategories: !categories.isEmpty)
+        .finish(errors, wasExecuting: ending == .executed, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
@@ -276,17 +299,19 @@ struct OperationStateMachine {
         }
         if isCancelled || isFinishRequested || verdict != .execute {
             // A cancel or an early finish beats a skip: the operation did not have nothing to do.
-            isSkipped = !isCancelled && !isFinishRequested && verdict == .skipped
+            let ending: Ending =
+                !isCancelled && !isFinishRequested && verdict == .skipped ? .skipped : .notExecuted
             if drainsBeforeFinishing {
-                phase = .draining
+                phase = .draining(ending)
                 return .drain
             }
-            return queueFinish(wasExecuting: false)
+            return queueFinish(ending)
         }
         if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
             // the effects (S1 holds: no callback is waiting to be delivered before it).
-            phase = .executing(.called(thread: ThreadIdentity.current, since: .now))
+            phase = .executing(.called(thread: .none, since: .unstamped))
+            awaitedStamp = .timeAndThread
             return .executeNow
         }
         phase = .executing(.due(onAnotherThread: effects.isDelivering))

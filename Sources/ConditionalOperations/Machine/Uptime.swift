@@ -9,6 +9,9 @@ import Dispatch
 struct Uptime: Sendable {
     private let milliseconds: UInt32
 
+    /// Not yet recorded: the storage stamps a phase before unlocking (`OperationStateMachine.stamp`).
+    static let unstamped = Uptime(milliseconds: 0)
+
     static var now: Uptime {
         Uptime(milliseconds: UInt32(truncatingIfNeeded: DispatchTime.now().uptimeNanoseconds / 1_000_000))
     }

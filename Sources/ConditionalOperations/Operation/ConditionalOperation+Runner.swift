@@ -111,9 +111,8 @@ extension ConditionalOperation {
 
     /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
     private func deliverEffects() {
-        let thread = ThreadIdentity.current
         while true {
-            switch machine.withLock({ $0.nextEffect(thread: thread) }) {
+            switch machine.withLock({ $0.nextEffect() }) {
             case .deliver(let effect, let observers):
                 guard deliver(effect, to: observers) else { return }
             case .execute(let onAnotherThread):

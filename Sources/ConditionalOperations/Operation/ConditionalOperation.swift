@@ -269,8 +269,19 @@ struct MachineLock {
             // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
             // reference read plainly is retained and released around the access, two atomic
             // operations on each of the operation's trips.
-            try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef {
-                try body(&$0.lockedMachine)
+            try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef { operation in
+                let result = try body(&operation.lockedMachine)
+                // The machine reads no clock and no thread: what the event's phase records is passed in.
+                if operation.lockedMachine.awaitedStamp != .none {
+                    operation.lockedMachine.stamp(thread: .current, now: .now)
+                }
+                // Told before unlocking, so that the sinks hear the events in the machine's order.
+                if operation.lockedMachine.sinkLog?.isEmpty == false,
+                    let messages = operation.lockedMachine.sinkLog?.take()
+                {
+                    SinkLog.send(messages, to: operation.lockedMachine.observers)
+                }
+                return result
             }
         }
     }

@@ -88,8 +88,8 @@ extension ConditionalOperationsTests {
             case .executing(.due): "executing(execute due)"
             case .executing(.called): "executing"
             case .draining: "draining"
-            case .finishing(let wasExecuting, _):
-                wasExecuting ? "finishing(executed)" : "finishing(not executed)"
+            case .finishing(let ending, _):
+                ending == .executed ? "finishing(executed)" : "finishing(not executed)"
             case .finished: "finished"
             }
         }

@@ -14,7 +14,7 @@ extension ConditionalOperationsTests {
         static func drain(_ machine: inout Machine) -> [String] {
             var names: [String] = []
             while true {
-                switch machine.nextEffect(thread: .none) {
+                switch machine.nextEffect() {
                 case .deliver(.didStart, _): names.append("didStart")
                 case .deliver(.didProduce, _): names.append("didProduce")
                 case .deliver(.didCancel, _): names.append("didCancel")
@@ -193,7 +193,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
+            guard case .deliver(.didStart, _) = machine.nextEffect() else {
                 Issue.record("didStart was not first")
                 return
             }
@@ -237,7 +237,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            guard case .deliver(.didStart, _) = machine.nextEffect(thread: .none) else {
+            guard case .deliver(.didStart, _) = machine.nextEffect() else {
                 Issue.record("didStart was not first")
                 return
             }
@@ -250,7 +250,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect(thread: .none)
+            _ = machine.nextEffect()
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
@@ -259,7 +259,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect(thread: .none)
+            _ = machine.nextEffect()
             #expect(machine.produce(Foundation.Operation()) == [])
             #expect(Self.drain(&machine) == ["didProduce", "execute"])
         }

@@ -1,0 +1,31 @@
+/// The time and the thread a phase records, for diagnostics and for `produceOperation` (S10). The
+/// machine reads no clock and no thread: an event entering such a phase asks for a stamp, and the
+/// operation's storage passes them in before unlocking, in the same trip (`MachineLock`).
+extension OperationStateMachine {
+    enum Stamp: UInt8 {
+        case none
+        /// When the phase began.
+        case time
+        /// When `execute()` is called and the thread that calls it: the caller's.
+        case timeAndThread
+    }
+
+    /// Records `now`, and `thread` where asked, in the phase the event left the operation in.
+    mutating func stamp(thread: ThreadIdentity, now: Uptime) {
+        let recordsThread = awaitedStamp == .timeAndThread
+        awaitedStamp = .none
+        switch phase {
+        case .evaluating(var evaluation):
+            evaluation.began = now
+            phase = .evaluating(evaluation)
+        case .acquiring(var acquisition):
+            acquisition.began = now
+            phase = .acquiring(acquisition)
+        case .executing(.called(let called, _)):
+            phase = .executing(.called(thread: recordsThread ? thread : called, since: now))
+        case .initialized, .pending, .ready, .executing(.due), .draining, .finishing, .finished:
+            // The event moved on from the phase that asked: nothing to record.
+            break
+        }
+    }
+}
