@@ -3,7 +3,7 @@ import Foundation
 /// From `start()` to `finished`: starting, cancelling (S4, S5), finishing (S6), producing (S10)
 /// and the delivery of callbacks (S1).
 extension OperationStateMachine {
-    enum StartAction {
+    enum StartAction: Equatable {
         /// `start()` was called before: a misuse (S13).
         case misuse
         /// Query readiness in the `start` context: it launches the operation once ready.
@@ -51,7 +51,7 @@ extension OperationStateMachine {
         }
     }
 
-    enum CancelAction {
+    enum CancelAction: Equatable {
         /// Cancelled before, or finishing began: nothing changes.
         case ignored
         case cancelled(Followup)

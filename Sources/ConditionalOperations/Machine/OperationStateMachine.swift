@@ -181,7 +181,7 @@ struct OperationStateMachine {
 
     // MARK: Configuration
 
-    enum AddConditionAction {
+    enum AddConditionAction: Equatable {
         case added
         /// Cancelled before its conditions were evaluated: they would never be asked.
         case ignored

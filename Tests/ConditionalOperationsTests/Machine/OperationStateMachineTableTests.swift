@@ -94,167 +94,169 @@ extension ConditionalOperationsTests {
             }
         }
 
-        static func describe(_ followup: Machine.Followup) -> String {
-            let names: [(Machine.Followup, String)] = [
-                (.releaseCategories, "releaseCategories"), (.handToQueue, "handToQueue"),
-                (.announceReady, "announceReady"), (.deliver, "deliver"), (.drain, "drain"),
-                (.launchLater, "launchLater"), (.reannounceLater, "reannounceLater"),
-                (.executeNow, "executeNow"),
-            ]
-            let present = names.filter { followup.contains($0.0) }.map(\.1)
-            return present.isEmpty ? "nothing" : present.joined(separator: "+")
+        @Test(arguments: [
+            (Given.initialized, "ready", Machine.CancelAction.cancelled([.announceReady, .deliver])),
+            (.pendingStarted, "finishing(not executed)", .cancelled(.deliver)),
+            (.pendingAsking, "ready", .cancelled([.announceReady, .deliver])),
+            (.evaluating, "ready", .cancelled([.announceReady, .deliver])),
+            (.acquiring, "ready", .cancelled([.releaseCategories, .announceReady, .deliver])),
+            (.ready, "ready", .cancelled([.announceReady, .deliver])),
+            (.executing, "finishing(executed)", .cancelled(.deliver)),
+            (.draining, "draining", .cancelled(.deliver)),
+            (.finishing, "finishing(executed)", .ignored),
+            (.finished, "finished", .ignored),
+        ])
+        func S4S5_cancel(given: Given, next: String, action: Machine.CancelAction) {
+            var machine = Self.machine(given)
+            #expect(machine.cancel(finishesWhenCancelled: true) == action)
+            #expect(Self.describe(machine.phase) == next)
         }
 
-        static func describe(_ action: Machine.ReadinessAction) -> String {
-            switch action {
-            case .answer(let isReady, let followup):
-                "\(isReady ? "ready" : "not ready"), \(describe(followup))"
-            case .readDependencies(let stage): "read dependencies(\(stage))"
-            case .askConditionDependencies: "ask condition dependencies"
-            case .evaluate: "evaluate"
-            case .acquire: "acquire"
+        /// A readiness answer, in a form the table can hold.
+        struct Answer: Sendable {
+            let isReady: Bool
+            let followup: Machine.Followup
+
+            static func ready(_ followup: Machine.Followup) -> Answer {
+                Answer(isReady: true, followup: followup)
+            }
+            static func notReady(_ followup: Machine.Followup) -> Answer {
+                Answer(isReady: false, followup: followup)
+            }
+
+            var action: Machine.ReadinessAction { .answer(isReady, followup) }
+        }
+
+        /// What `finish` returns, in a form the table can hold: the finishing callback handed out
+        /// to deliver now is the finish of an operation that executed, with the one error and the
+        /// one observer of ``machine(_:)``.
+        enum FinishOutcome: Sendable {
+            case finishing(Machine.Followup)
+            case deliverNow
+            case deferred(Machine.Followup)
+            case ignored
+
+            var action: Machine.FinishAction {
+                switch self {
+                case .finishing(let followup): .finishing(followup)
+                case .deferred(let followup): .deferred(followup)
+                case .ignored: .ignored
+                case .deliverNow:
+                    .deliverNow(
+                        .finish([TestError(1)], wasExecuting: true, releasesCategories: false),
+                        OperationStateMachineTableTests.observers(1))
+                }
             }
         }
 
-        @Test(arguments: [
-            (Given.initialized, "ready", "announceReady+deliver"),
-            (.pendingStarted, "finishing(not executed)", "deliver"),
-            (.pendingAsking, "ready", "announceReady+deliver"),
-            (.evaluating, "ready", "announceReady+deliver"),
-            (.acquiring, "ready", "releaseCategories+announceReady+deliver"),
-            (.ready, "ready", "announceReady+deliver"),
-            (.executing, "finishing(executed)", "deliver"),
-            (.draining, "draining", "deliver"),
-            (.finishing, "finishing(executed)", "ignored"),
-            (.finished, "finished", "ignored"),
-        ])
-        func S4S5_cancel(given: Given, next: String, action: String) {
-            var machine = Self.machine(given)
-            let described =
-                switch machine.cancel(finishesWhenCancelled: true) {
-                case .ignored: "ignored"
-                case .cancelled(let followup): Self.describe(followup)
-                }
-            #expect(Self.describe(machine.phase) == next)
-            #expect(described == action)
+        /// A list of `count` observers, for the actions that hand observers out.
+        static func observers(_ count: Int) -> ObserverList {
+            var list = ObserverList()
+            for _ in 0..<count { list.append(BlockObserver(didStart: { _ in })) }
+            return list
         }
 
         @Test(arguments: [
-            (Given.initialized, "initialized", "deferred: nothing"),
-            (.pendingStarted, "pending(unasked)", "deferred: nothing"),
-            (.pendingAsking, "pending(askingAfterDependencies)", "deferred: nothing"),
-            (.evaluating, "ready", "deferred: announceReady"),
-            (.acquiring, "ready", "deferred: releaseCategories+announceReady"),
-            (.ready, "ready", "deferred: nothing"),
-            (.executing, "finishing(executed)", "deliver the finishing callback now"),
-            (.draining, "draining", "ignored"),
-            (.finishing, "finishing(executed)", "ignored"),
-            (.finished, "finished", "ignored"),
+            (Given.initialized, "initialized", FinishOutcome.deferred([])),
+            (.pendingStarted, "pending(unasked)", .deferred([])),
+            (.pendingAsking, "pending(askingAfterDependencies)", .deferred([])),
+            (.evaluating, "ready", .deferred(.announceReady)),
+            (.acquiring, "ready", .deferred([.releaseCategories, .announceReady])),
+            (.ready, "ready", .deferred([])),
+            (.executing, "finishing(executed)", .deliverNow),
+            (.draining, "draining", .ignored),
+            (.finishing, "finishing(executed)", .ignored),
+            (.finished, "finished", .ignored),
         ])
-        func S6_finish(given: Given, next: String, action: String) {
+        func S6_finish(given: Given, next: String, outcome: FinishOutcome) {
             var machine = Self.machine(given)
-            let described =
-                switch machine.finish(errors: [TestError(1)]) {
-                case .finishing(let followup): "finishing: \(Self.describe(followup))"
-                case .deliverNow: "deliver the finishing callback now"
-                case .deferred(let followup): "deferred: \(Self.describe(followup))"
-                case .ignored: "ignored"
-                }
+            #expect(machine.finish(errors: [TestError(1)]) == outcome.action)
             #expect(Self.describe(machine.phase) == next)
-            #expect(described == action)
         }
 
         @Test(arguments: [
-            (Given.initialized, "pending(unasked)", "admit"),
-            (.pendingStarted, "pending(unasked)", "misuse"),
-            (.pendingAsking, "pending(askingAfterDependencies)", "admit"),
-            (.evaluating, "evaluating(1 unanswered)", "wait"),
-            (.acquiring, "acquiring", "wait"),
-            (.ready, "executing(execute due)", "launched: deliver"),
-            (.executing, "executing", "misuse"),
-            (.draining, "draining", "misuse"),
-            (.finishing, "finishing(executed)", "misuse"),
-            (.finished, "finished", "misuse"),
+            (Given.initialized, "pending(unasked)", Machine.StartAction.admit),
+            (.pendingStarted, "pending(unasked)", .misuse),
+            (.pendingAsking, "pending(askingAfterDependencies)", .admit),
+            (.evaluating, "evaluating(1 unanswered)", .wait),
+            (.acquiring, "acquiring", .wait),
+            (.ready, "executing(execute due)", .launched(.deliver)),
+            (.executing, "executing", .misuse),
+            (.draining, "draining", .misuse),
+            (.finishing, "finishing(executed)", .misuse),
+            (.finished, "finished", .misuse),
         ])
-        func S1S13_start(given: Given, next: String, action: String) {
+        func S1S13_start(given: Given, next: String, action: Machine.StartAction) {
             var machine = Self.machine(given)
-            let described =
-                switch machine.start() {
-                case .misuse: "misuse"
-                case .admit: "admit"
-                case .wait: "wait"
-                case .launched(let followup): "launched: \(Self.describe(followup))"
-                }
+            #expect(machine.start() == action)
             #expect(Self.describe(machine.phase) == next)
-            #expect(described == action)
         }
 
         @Test(arguments: [
-            (Given.initialized, "ready", "ready, nothing"),
-            (.pendingStarted, "ready", "ready, launchLater"),
-            (.pendingAsking, "pending(askingAfterDependencies)", "not ready, nothing"),
-            (.evaluating, "evaluating(1 unanswered)", "not ready, nothing"),
-            (.acquiring, "acquiring", "not ready, nothing"),
-            (.ready, "ready", "ready, nothing"),
-            (.executing, "executing", "ready, nothing"),
-            (.draining, "draining", "ready, nothing"),
-            (.finishing, "finishing(executed)", "ready, nothing"),
-            (.finished, "finished", "ready, nothing"),
+            (Given.initialized, "ready", Answer.ready([])),
+            (.pendingStarted, "ready", .ready(.launchLater)),
+            (.pendingAsking, "pending(askingAfterDependencies)", .notReady([])),
+            (.evaluating, "evaluating(1 unanswered)", .notReady([])),
+            (.acquiring, "acquiring", .notReady([])),
+            (.ready, "ready", .ready([])),
+            (.executing, "executing", .ready([])),
+            (.draining, "draining", .ready([])),
+            (.finishing, "finishing(executed)", .ready([])),
+            (.finished, "finished", .ready([])),
         ])
-        func S2_anIsReadyQueryWithEveryDependencyFinished(given: Given, next: String, action: String) {
+        func S2_anIsReadyQueryWithEveryDependencyFinished(
+            given: Given, next: String, answer: Answer
+        ) {
             var machine = Self.machine(given)
-            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, context: .query) == answer.action)
             #expect(Self.describe(machine.phase) == next)
-            #expect(Self.describe(answer) == action)
         }
 
         @Test(arguments: [
-            (Given.evaluating, "ready", "ready, announceReady"),
-            (.acquiring, "acquiring", "not ready, nothing"),
-            (.ready, "ready", "ready, nothing"),
-            (.executing, "executing", "ready, nothing"),
-            (.draining, "draining", "ready, nothing"),
-            (.finishing, "finishing(executed)", "ready, nothing"),
-            (.finished, "finished", "ready, nothing"),
+            (Given.evaluating, "ready", Answer.ready(.announceReady)),
+            (.acquiring, "acquiring", .notReady([])),
+            (.ready, "ready", .ready([])),
+            (.executing, "executing", .ready([])),
+            (.draining, "draining", .ready([])),
+            (.finishing, "finishing(executed)", .ready([])),
+            (.finished, "finished", .ready([])),
         ])
-        func S2_aConditionAnswers(given: Given, next: String, action: String) {
+        func S2_aConditionAnswers(given: Given, next: String, answer: Answer) {
             var machine = Self.machine(given)
-            let answered = machine.conditionEvaluated(at: 0, .satisfied)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).readiness == answer.action)
             #expect(Self.describe(machine.phase) == next)
-            #expect(Self.describe(answered.readiness) == action)
         }
 
         @Test(arguments: [
-            (Given.acquiring, "ready", "ready, announceReady"),
-            (.ready, "ready", "ready, releaseCategories"),
-            (.executing, "executing", "ready, releaseCategories"),
-            (.draining, "draining", "ready, releaseCategories"),
-            (.finishing, "finishing(executed)", "ready, releaseCategories"),
-            (.finished, "finished", "ready, releaseCategories"),
+            (Given.acquiring, "ready", Answer.ready(.announceReady)),
+            (.ready, "ready", .ready(.releaseCategories)),
+            (.executing, "executing", .ready(.releaseCategories)),
+            (.draining, "draining", .ready(.releaseCategories)),
+            (.finishing, "finishing(executed)", .ready(.releaseCategories)),
+            (.finished, "finished", .ready(.releaseCategories)),
         ])
-        func S7_categoriesAreGranted(given: Given, next: String, action: String) {
+        func S7_categoriesAreGranted(given: Given, next: String, answer: Answer) {
             var machine = Self.machine(given)
-            let granted = machine.categoriesGranted()
+            #expect(machine.categoriesGranted() == answer.action)
             #expect(Self.describe(machine.phase) == next)
-            #expect(Self.describe(granted) == action)
         }
 
         @Test(arguments: [
-            (Given.initialized, "added"),
-            (.pendingStarted, "added"),
-            (.pendingAsking, "misuse"),
-            (.evaluating, "misuse"),
-            (.acquiring, "misuse"),
-            (.ready, "misuse"),
-            (.executing, "misuse"),
-            (.draining, "misuse"),
-            (.finishing, "misuse"),
-            (.finished, "misuse"),
+            (Given.initialized, Machine.AddConditionAction.added),
+            (.pendingStarted, .added),
+            (.pendingAsking, .misuse),
+            (.evaluating, .misuse),
+            (.acquiring, .misuse),
+            (.ready, .misuse),
+            (.executing, .misuse),
+            (.draining, .misuse),
+            (.finishing, .misuse),
+            (.finished, .misuse),
         ])
-        func S13_addCondition(given: Given, action: String) {
+        func S13_addCondition(given: Given, action: Machine.AddConditionAction) {
             var machine = Self.machine(given)
-            let added = machine.addCondition(BlockCondition { true }, categories: [])
-            #expect("\(added)" == action)
+            #expect(machine.addCondition(BlockCondition { true }, categories: []) == action)
         }
 
         @Test(arguments: Given.allCases)
@@ -262,8 +264,68 @@ extension ConditionalOperationsTests {
             var machine = Self.machine(given)
             guard case .cancelled = machine.cancel(finishesWhenCancelled: false) else { return }
             // Cancelled, it is ready (S4): its conditions would never be asked.
-            let added = machine.addCondition(BlockCondition { true }, categories: [])
-            #expect("\(added)" == "ignored", "cancelled in \(given)")
+            #expect(
+                machine.addCondition(BlockCondition { true }, categories: []) == .ignored,
+                "cancelled in \(given)")
+        }
+
+        @Test(arguments: [
+            (Given.initialized, true), (.pendingStarted, true), (.pendingAsking, true), (.evaluating, true),
+            (.acquiring, true), (.ready, true), (.executing, true), (.draining, true), (.finishing, false),
+            (.finished, false),
+        ])
+        func S4_aCancelErrorIsRecordedUntilFinishingBegins(given: Given, isRecorded: Bool) {
+            var machine = Self.machine(given)
+            #expect(machine.recordCancelError(TestError(2)) == isRecorded)
+            #expect(ErrorsByValue.equal(machine.errors.suffix(1), [TestError(2)]) == isRecorded)
+        }
+
+        @Test(arguments: [
+            (Given.initialized, Machine.Followup.deliver), (.pendingStarted, .deliver),
+            (.pendingAsking, .deliver),
+            (.evaluating, .deliver), (.acquiring, .deliver), (.ready, .deliver), (.executing, .deliver),
+            (.draining, .deliver), (.finishing, Machine.Followup()), (.finished, Machine.Followup()),
+        ])
+        func S10_aProducedOperationIsToldUntilFinishingBegins(given: Given, followup: Machine.Followup) {
+            var machine = Self.machine(given)
+            #expect(machine.produce(BlockOperation {}) == followup)
+        }
+
+        @Test(arguments: Given.allCases)
+        func S10_aCancelledOperationRunsWhatItProducesUntold(given: Given) {
+            var machine = Self.machine(given)
+            _ = machine.cancel(finishesWhenCancelled: false)
+            _ = OperationStateMachineTests.drain(&machine)
+            #expect(machine.produce(BlockOperation {}) == [])
+        }
+
+        @Test(arguments: Given.allCases)
+        func S1_anObserverAddedOnceFinishedHearsTheEndAtOnce(given: Given) {
+            var machine = Self.machine(given)
+            let expected: Machine.AddObserverAction = given == .finished ? .tellFinished([]) : .added
+            #expect(machine.addObserver(BlockObserver()) == expected)
+            #expect(machine.addWaiter({}) == (given != .finished))
+        }
+
+        @Test(arguments: [
+            (Given.pendingStarted, "executing(execute due)", Machine.Followup.deliver),
+            (.executing, "executing", Machine.Followup()),
+            (.draining, "draining", Machine.Followup()),
+            (.finishing, "finishing(executed)", Machine.Followup()),
+            (.finished, "finished", Machine.Followup()),
+        ])
+        func S4_aStartMadeBeforeReadyLaunchesOnceReadyUnlessSomethingElseDid(
+            given: Given, next: String, followup: Machine.Followup
+        ) {
+            var machine = Self.machine(given)
+            if given == .pendingStarted {
+                // Ready from a callback's thread: the launch is left to another thread.
+                #expect(
+                    machine.queryReadiness(dependenciesFinished: true, context: .callback)
+                        == .answer(true, .launchLater))
+            }
+            #expect(machine.launchDeferred() == followup)
+            #expect(Self.describe(machine.phase) == next)
         }
 
         /// An event that cannot happen in a phase stops the process, naming both.

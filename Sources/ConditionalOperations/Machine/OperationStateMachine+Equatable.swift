@@ -1,0 +1,92 @@
+import Foundation
+
+/// The actions compare by value, so that the machine's table tests state what each event returns.
+/// What has no value of its own compares as the runner uses it: operations, observers' owners and
+/// conditions by identity or by count, errors by their description (type and contents).
+extension OperationStateMachine.Effect: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.didStart, .didStart):
+            true
+        case (.didProduce(let left), .didProduce(let right)):
+            left === right
+        case (.didCancel(let left), .didCancel(let right)):
+            ErrorsByValue.equal(left, right)
+        case (
+            .finish(let left, let leftExecuted, let leftReleases),
+            .finish(let right, let rightExecuted, let rightReleases)
+        ):
+            ErrorsByValue.equal(left, right) && leftExecuted == rightExecuted
+                && leftReleases == rightReleases
+        case (.didStart, _), (.didProduce, _), (.didCancel, _), (.finish, _):
+            false
+        }
+    }
+}
+
+extension OperationStateMachine.ReadinessAction: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.answer(let left, let leftFollowup), .answer(let right, let rightFollowup)):
+            left == right && leftFollowup == rightFollowup
+        case (.readDependencies(let left), .readDependencies(let right)):
+            left == right
+        case (.askConditionDependencies(let left), .askConditionDependencies(let right)),
+            (.evaluate(let left), .evaluate(let right)):
+            left.count == right.count
+        case (.acquire(let left, let leftParent), .acquire(let right, let rightParent)):
+            left == right && leftParent === rightParent
+        case (.answer, _), (.readDependencies, _), (.askConditionDependencies, _), (.evaluate, _),
+            (.acquire, _):
+            false
+        }
+    }
+}
+
+extension OperationStateMachine.FinishAction: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.finishing(let left), .finishing(let right)), (.deferred(let left), .deferred(let right)):
+            left == right
+        case (.deliverNow(let left, let leftObservers), .deliverNow(let right, let rightObservers)):
+            left == right && leftObservers.count == rightObservers.count
+        case (.ignored, .ignored):
+            true
+        case (.finishing, _), (.deliverNow, _), (.deferred, _), (.ignored, _):
+            false
+        }
+    }
+}
+
+extension OperationStateMachine.DeliveryAction: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.deliver(let left, let leftObservers), .deliver(let right, let rightObservers)):
+            left == right && leftObservers.count == rightObservers.count
+        case (.execute(let left), .execute(let right)):
+            left == right
+        case (.done, .done):
+            true
+        case (.deliver, _), (.execute, _), (.done, _):
+            false
+        }
+    }
+}
+
+extension OperationStateMachine.AddObserverAction: Equatable {
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.added, .added): true
+        case (.tellFinished(let left), .tellFinished(let right)): ErrorsByValue.equal(left, right)
+        case (.added, _), (.tellFinished, _): false
+        }
+    }
+}
+
+/// Errors compared by value: the same count, and each pair with the same type and description.
+enum ErrorsByValue {
+    static func equal(_ left: [any Error], _ right: [any Error]) -> Bool {
+        left.count == right.count
+            && zip(left, right).allSatisfy { String(reflecting: $0) == String(reflecting: $1) }
+    }
+}
