@@ -32,9 +32,9 @@ extension OperationStateMachine {
         switch phase {
         case .initialized: waiting = .admission
         case .pending: waiting = .dependencies
-        case .evaluating(let evaluation):
+        case .evaluating(let evaluation, _):
             waiting = .conditions(conditions, evaluation.answered, since: evaluation.began)
-        case .acquiring(let acquisition): waiting = .categories(since: acquisition.began)
+        case .acquiring(let acquisition, _): waiting = .categories(since: acquisition.began)
         case .ready: waiting = .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)

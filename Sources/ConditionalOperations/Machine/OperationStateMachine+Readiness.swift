@@ -38,18 +38,18 @@ extension OperationStateMachine {
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
             // Nothing to wait for: the common case, in one step, through `pending` (S16 yields it).
             owner = queue
-            phase = .pending(.asked)
-            phase = .ready(.execute)
+            phase = .pending(.asked, requests)
+            phase = .ready(.execute, requests)
             return .ready
-        case .initialized where !conditions.isEmpty, .pending(.unasked) where !conditions.isEmpty:
+        case .initialized where !conditions.isEmpty, .pending(.unasked, _) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
             owner = queue
-            phase = .pending(.asking)
+            phase = .pending(.asking, requests)
             return .held(.askConditionDependencies(conditions))
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
             owner = queue
-            if case .initialized = phase { phase = .pending(.unasked) }
+            if case .initialized(let requests) = phase { phase = .pending(.unasked, requests) }
             return .held(
                 queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .callback))
         case .ready:
@@ -82,7 +82,7 @@ extension OperationStateMachine {
         case .initialized:
             // Admitted by the first query that finds every dependency finished.
             return .readDependencies(.unasked)
-        case .pending(let stage):
+        case .pending(let stage, _):
             // Waiting for its dependencies: Foundation knows.
             return .readDependencies(stage)
         case .evaluating, .acquiring:
@@ -111,12 +111,14 @@ extension OperationStateMachine {
         case .initialized, .pending:
             // Waiting for dependencies: the answer must be read under the stage it is used in.
             let current: ConditionDependencies
-            if case .pending(let stage) = phase { current = stage } else { current = .unasked }
+            if case .pending(let stage, _) = phase { current = stage } else { current = .unasked }
             guard let dependenciesFinished, stage == nil || stage == current else {
                 return .readDependencies(current)
             }
             guard dependenciesFinished else { return notReady() }
-            if case .initialized = phase { phase = .pending(current) }  // admitted: S16 yields `pending`
+            if case .initialized(let requests) = phase {
+                phase = .pending(current, requests)  // admitted: S16 yields `pending`
+            }
             return dependenciesPassed(stage: current, context: context)
         case .evaluating, .acquiring:
             // Its conditions or categories will tell.
@@ -152,7 +154,7 @@ extension OperationStateMachine {
         switch stage {
         case .unasked:
             // Asking until every condition dependency was added (``conditionDependenciesAdded(any:)``).
-            phase = .pending(.askingAfterDependencies)
+            phase = .pending(.askingAfterDependencies, requests)
             return .askConditionDependencies(conditions)
         case .asking, .askingAfterDependencies:
             // Their dependencies are being added: not yet.
@@ -169,17 +171,17 @@ extension OperationStateMachine {
     /// wake-up lost for good.
     mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
         switch phase {
-        case .pending(.askingAfterDependencies) where !any:
+        case .pending(.askingAfterDependencies, _) where !any:
             // Nothing new to wait for: evaluate them all at once (S2).
             return evaluateConditions()
-        case .pending(.asking), .pending(.askingAfterDependencies):
+        case .pending(.asking, let requests), .pending(.askingAfterDependencies, let requests):
             // Read the dependencies again, theirs included.
-            phase = .pending(.asked)
+            phase = .pending(.asked, requests)
             return .readDependencies(.asked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
             return .answer(true, [])
-        case .initialized, .pending(.unasked), .pending(.asked), .evaluating, .acquiring:
+        case .initialized, .pending(.unasked, _), .pending(.asked, _), .evaluating, .acquiring:
             fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
     }
@@ -187,7 +189,7 @@ extension OperationStateMachine {
     /// Hands the conditions out for evaluation, all at once (S2). The machine keeps them until
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
-        phase = .evaluating(Evaluation(count: conditions.count))
+        phase = .evaluating(Evaluation(count: conditions.count), requests)
         awaitedStamp = .time
         return .evaluate(conditions)
     }
@@ -196,11 +198,11 @@ extension OperationStateMachine {
     /// answered synchronously may have made the operation ready.
     mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
         switch phase {
-        case .evaluating(var evaluation):
+        case .evaluating(var evaluation, let requests):
             // Every condition answered: go on, here. Otherwise the last answer will.
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
-                phase = .evaluating(evaluation)
+                phase = .evaluating(evaluation, requests)
                 return .answer(false, [])
             }
             conditions = []  // S2: let go of after evaluation; the caller still holds them
@@ -223,7 +225,7 @@ extension OperationStateMachine {
     /// The condition at `index` answered.
     mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> EvaluatedAction {
         switch phase {
-        case .evaluating(var evaluation):
+        case .evaluating(var evaluation, let requests):
             // A repeated answer is counted once (S2).
             guard evaluation.answered.insert(index) else {
                 return EvaluatedAction(readiness: .answer(false, []))
@@ -240,7 +242,7 @@ extension OperationStateMachine {
                 evaluation.skipped = true
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
-                phase = .evaluating(evaluation)
+                phase = .evaluating(evaluation, requests)
                 return EvaluatedAction(readiness: .answer(false, []))
             }
             let dropped = conditions
@@ -264,7 +266,7 @@ extension OperationStateMachine {
         guard verdict == .execute, !categories.isEmpty else {
             return .answer(true, becomeReady(verdict, context: context))
         }
-        phase = .acquiring(Acquisition())
+        phase = .acquiring(Acquisition(), requests)
         awaitedStamp = .time
         return .acquire(categories, parent: exclusivityParent)
     }
@@ -272,12 +274,12 @@ extension OperationStateMachine {
     /// The categories requested by ``ReadinessAction/acquire(_:parent:)`` were granted, now or later.
     mutating func categoriesGranted() -> ReadinessAction {
         switch phase {
-        case .acquiring(var acquisition) where acquisition.isInline:
+        case .acquiring(var acquisition, let requests) where acquisition.isInline:
             // Granted from another thread before the request returned: the requester reports it.
             acquisition.isGranted = true
-            phase = .acquiring(acquisition)
+            phase = .acquiring(acquisition, requests)
             return .answer(false, [])
-        case .acquiring(let acquisition):
+        case .acquiring(let acquisition, _):
             // Granted later: ready now.
             if hasEventSinks { tellSinks(.acquiredCategories(categories, since: acquisition.began)) }
             return .answer(true, becomeReady(.execute, context: .callback))
@@ -293,14 +295,14 @@ extension OperationStateMachine {
     /// grant from another thread may have come meanwhile.
     mutating func endInlineAcquisition(isGranted: Bool, context: Context) -> ReadinessAction {
         switch phase {
-        case .acquiring(let acquisition) where isGranted || acquisition.isGranted:
+        case .acquiring(let acquisition, _) where isGranted || acquisition.isGranted:
             // Granted: ready.
             return .answer(true, becomeReady(.execute, context: context))
-        case .acquiring(var acquisition):
+        case .acquiring(var acquisition, let requests):
             // Waiting: the grant will make it ready.
             if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
-            phase = .acquiring(acquisition)
+            phase = .acquiring(acquisition, requests)
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting.
@@ -342,7 +344,7 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .ready:
             // Not started: it must not execute.
             guard !isFinishRequested else { return }
-            isFinishRequested = true
+            record(.finish)
             errors.append(error)
         case .executing, .draining, .finishing, .finished:
             // Started already: too late to stop it.

@@ -16,21 +16,20 @@ extension OperationStateMachine {
     mutating func start() -> StartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
-        case .initialized:
+        case .initialized(let requests):
             // A manual start admits it.
-            isStartRequested = true
-            phase = .pending(.unasked)
+            phase = .pending(.unasked, requests.union(.start))
             return .admit
         case .pending:
             // Its dependencies may have finished: ask.
-            isStartRequested = true
+            record(.start)
             return .admit
         case .evaluating, .acquiring:
             // Becoming ready launches it (``becomeReady(_:context:)``).
-            isStartRequested = true
+            record(.start)
             return .wait
         case .ready:
-            isStartRequested = true
+            record(.start)
             return .launched(launch())
         case .executing, .draining, .finishing, .finished:
             // Only a start gets there: this is the second.
@@ -123,13 +122,13 @@ extension OperationStateMachine {
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
-            isFinishRequested = true
+            record(.finish)
             errors.append(contentsOf: new)
             return .deferred([])
         case .evaluating, .acquiring:
             // S6: recorded, and ready at once: its conditions and categories are abandoned.
             guard !isFinishRequested else { return .ignored }
-            isFinishRequested = true
+            record(.finish)
             errors.append(contentsOf: new)
             let abandoned = abandonConditions()
             return .deferred(abandoned.union(becomeReady(.execute, context: .cancel)))
@@ -229,7 +228,7 @@ extension OperationStateMachine {
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
-        guard case .draining(let ending) = phase else {
+        guard case .draining(let ending, _) = phase else {
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
         errors.append(contentsOf: new)

@@ -15,12 +15,12 @@ extension OperationStateMachine {
         let recordsThread = awaitedStamp == .timeAndThread
         awaitedStamp = .none
         switch phase {
-        case .evaluating(var evaluation):
+        case .evaluating(var evaluation, let requests):
             evaluation.began = now
-            phase = .evaluating(evaluation)
-        case .acquiring(var acquisition):
+            phase = .evaluating(evaluation, requests)
+        case .acquiring(var acquisition, let requests):
             acquisition.began = now
-            phase = .acquiring(acquisition)
+            phase = .acquiring(acquisition, requests)
         case .executing(.called(let called, _)):
             phase = .executing(.called(thread: recordsThread ? thread : called, since: now))
         case .initialized, .pending, .ready, .executing(.due), .draining, .finishing, .finished:

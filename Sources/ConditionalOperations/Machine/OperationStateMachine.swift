@@ -13,21 +13,24 @@ import Foundation
 /// serialises callbacks (S1).
 struct OperationStateMachine {
     /// Where the operation is, with the data of that phase.
+    ///
+    /// The phases before `executing` carry the ``Requests`` made of the operation from outside
+    /// (`start()`, an early `finish`); from `executing` on it was started, and a finish finishes.
     enum Phase {
         /// Not yet admitted by a queue, a `start()` or a readiness query.
-        case initialized
+        case initialized(Requests)
         /// Admitted: waiting for its dependencies, and for those its conditions add (S3).
-        case pending(ConditionDependencies)
+        case pending(ConditionDependencies, Requests)
         /// Every dependency finished: the conditions answer (S2).
-        case evaluating(Evaluation)
+        case evaluating(Evaluation, Requests)
         /// Every condition passed: waiting for its exclusivity categories (S7).
-        case acquiring(Acquisition)
+        case acquiring(Acquisition, Requests)
         /// `isReady` is `true`. Once started it executes, unless it was cancelled, finished early,
         /// or its conditions said otherwise (``Verdict``).
-        case ready(Verdict)
+        case ready(Verdict, Requests)
         case executing(Execution)
         /// Started without executing, it lets what it runs finish first (S11), then finishes.
-        case draining(Ending)
+        case draining(Ending, Requests)
         /// The `finished(errors:)` hook and `operationDidFinish` run; `isFinished` flips last.
         case finishing(Ending, thread: ThreadIdentity)
         case finished(Ending)
@@ -41,6 +44,16 @@ struct OperationStateMachine {
         case notExecuted
         /// A condition skipped it and nothing else stopped it (S17): no `execute()`, no error.
         case skipped
+    }
+
+    /// What was asked of an operation that has not executed, from outside.
+    struct Requests: OptionSet {
+        let rawValue: UInt8
+        /// `start()` was called (S13: once).
+        static let start = Requests(rawValue: 1 << 0)
+        /// `finish` was called before executing (S6), or the operation is in a dependency cycle
+        /// (S9): it finishes without executing once started.
+        static let finish = Requests(rawValue: 1 << 1)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
@@ -99,10 +112,10 @@ struct OperationStateMachine {
         case called(thread: ThreadIdentity, since: Uptime)
     }
 
-    // Stored in every operation, in an order that leaves no padding (the memory target counts
-    // bytes per operation): words, then `effects` (25 bytes) with 7 single bytes after it, then
-    // `announcements`, `phase` (17 bytes) and the last single byte. Written only by the events,
-    // in this type's files.
+    // Stored in every operation, in an order that leaves little padding (the memory target counts
+    // bytes per operation): words, then `effects` (25 bytes) with the single bytes after it, then
+    // `announcements`, `phase` (18 bytes) and the last single byte: 163 bytes, 168 allocated.
+    // Written only by the events, in this type's files.
     var errors: [any Error] = []
     var observers = ObserverList()
     /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
@@ -125,10 +138,6 @@ struct OperationStateMachine {
     var sinkLog: SinkLog?
     var effects = EffectQueue()
     var isCancelled = false
-    var isStartRequested = false
-    /// `finish` was called before executing (S6), or the operation is in a dependency cycle (S9):
-    /// it finishes without executing once started.
-    var isFinishRequested = false
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
     private var drainsBeforeFinishing = false
@@ -140,7 +149,7 @@ struct OperationStateMachine {
     /// storage passes it in before unlocking (``stamp(thread:now:)``).
     var awaitedStamp = Stamp.none
     var announcements = ReadinessAnnouncements()
-    var phase = Phase.initialized {
+    var phase = Phase.initialized([]) {
         didSet { if hasEventSinks { noteStateChange() } }
     }
     /// The last public state the event sinks were told of.
@@ -174,8 +183,37 @@ struct OperationStateMachine {
     /// A condition skipped it (S17): known once it was started.
     var isSkipped: Bool {
         switch phase {
-        case .draining(let ending), .finishing(let ending, _), .finished(let ending): ending == .skipped
+        case .draining(let ending, _), .finishing(let ending, _), .finished(let ending): ending == .skipped
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing: false
+        }
+    }
+
+    /// What was asked of it from outside: from `executing` on, it was started.
+    var requests: Requests {
+        switch phase {
+        case .initialized(let requests), .pending(_, let requests), .evaluating(_, let requests),
+            .acquiring(_, let requests), .ready(_, let requests), .draining(_, let requests):
+            requests
+        case .executing, .finishing, .finished: .start
+        }
+    }
+
+    var isStartRequested: Bool { requests.contains(.start) }
+    var isFinishRequested: Bool { requests.contains(.finish) }
+
+    /// Records `request` in the phase, which must be one before `executing` (or `draining`).
+    mutating func record(_ request: Requests) {
+        switch phase {
+        case .initialized(let requests): phase = .initialized(requests.union(request))
+        case .pending(let stage, let requests): phase = .pending(stage, requests.union(request))
+        case .evaluating(let evaluation, let requests):
+            phase = .evaluating(evaluation, requests.union(request))
+        case .acquiring(let acquisition, let requests):
+            phase = .acquiring(acquisition, requests.union(request))
+        case .ready(let verdict, let requests): phase = .ready(verdict, requests.union(request))
+        case .draining(let ending, let requests): phase = .draining(ending, requests.union(request))
+        case .executing, .finishing, .finished:
+            fatalError("record(\(request)) in phase \(phase): it was started and executed")
         }
     }
 
@@ -195,7 +233,7 @@ struct OperationStateMachine {
         -> AddConditionAction
     {
         switch phase {
-        case .initialized, .pending(.unasked):
+        case .initialized, .pending(.unasked, _):
             // Nothing was asked of the conditions yet.
             if let condition { conditions.append(condition) }
             if categories.isEmpty {
@@ -204,7 +242,8 @@ struct OperationStateMachine {
                 categories.formUnion(new)
             }
             return .added
-        case .pending(.asking), .pending(.askingAfterDependencies), .pending(.asked), .evaluating, .acquiring,
+        case .pending(.asking, _), .pending(.askingAfterDependencies, _), .pending(.asked, _), .evaluating,
+            .acquiring,
             .ready, .executing, .draining, .finishing, .finished:
             // A new condition's dependency would be missed, or its answer never asked for.
             return isCancelled ? .ignored : .misuse
@@ -273,14 +312,14 @@ struct OperationStateMachine {
     /// Cancel or an early finish abandons the conditions still answering and a pending category
     /// request. The conditions themselves are let go of once finished (``markFinished(notified:)``).
     mutating func abandonConditions() -> Followup {
-        guard case .acquiring(let acquisition) = phase, !acquisition.isGranted else { return [] }
+        guard case .acquiring(let acquisition, _) = phase, !acquisition.isGranted else { return [] }
         return .releaseCategories  // withdraw the request; a granted one is released when finishing
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
-        phase = .ready(verdict)
+        phase = .ready(verdict, requests)
         if owner != nil {
             // An owner holds what is not ready yet. Foundation stores `true` when it takes it, but a
             // `false` answered earlier may be stored after that (``ReadinessAnnouncements``).
@@ -294,7 +333,7 @@ struct OperationStateMachine {
 
     /// Started and ready: execute, or finish (or drain) without executing.
     mutating func launch() -> Followup {
-        guard case .ready(let verdict) = phase else {
+        guard case .ready(let verdict, let requests) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
         if isCancelled || isFinishRequested || verdict != .execute {
@@ -302,7 +341,7 @@ struct OperationStateMachine {
             let ending: Ending =
                 !isCancelled && !isFinishRequested && verdict == .skipped ? .skipped : .notExecuted
             if drainsBeforeFinishing {
-                phase = .draining(ending)
+                phase = .draining(ending, requests)
                 return .drain
             }
             return queueFinish(ending)

@@ -77,21 +77,41 @@ extension ConditionalOperationsTests {
         }
 
         static func describe(_ phase: Machine.Phase) -> String {
+            let described: String
             switch phase {
-            case .initialized: "initialized"
-            case .pending(let stage): "pending(\(stage))"
-            case .evaluating(let evaluation): "evaluating(\(evaluation.answered.unanswered) unanswered)"
-            case .acquiring(let acquisition): acquisition.isGranted ? "acquiring(granted)" : "acquiring"
-            case .ready(.execute): "ready"
-            case .ready(.conditionsFailed): "ready(conditions failed)"
-            case .ready(.skipped): "ready(skipped)"
-            case .executing(.due): "executing(execute due)"
-            case .executing(.called): "executing"
-            case .draining: "draining"
+            case .initialized: described = "initialized"
+            case .pending(let stage, _): described = "pending(\(stage))"
+            case .evaluating(let evaluation, _):
+                described = "evaluating(\(evaluation.answered.unanswered) unanswered)"
+            case .acquiring(let acquisition, _):
+                described = acquisition.isGranted ? "acquiring(granted)" : "acquiring"
+            case .ready(.execute, _): described = "ready"
+            case .ready(.conditionsFailed, _): described = "ready(conditions failed)"
+            case .ready(.skipped, _): described = "ready(skipped)"
+            case .executing(.due): described = "executing(execute due)"
+            case .executing(.called): described = "executing"
+            case .draining: described = "draining"
             case .finishing(let ending, _):
-                ending == .executed ? "finishing(executed)" : "finishing(not executed)"
-            case .finished: "finished"
+                described = ending == .executed ? "finishing(executed)" : "finishing(not executed)"
+            case .finished: described = "finished"
             }
+            return described + describe(requestsOf: phase)
+        }
+
+        /// The requests a phase before `executing` carries: " [start]", " [finish]", " [start,
+        /// finish]", or nothing.
+        static func describe(requestsOf phase: Machine.Phase) -> String {
+            let requests: Machine.Requests
+            switch phase {
+            case .initialized(let carried), .pending(_, let carried), .evaluating(_, let carried),
+                .acquiring(_, let carried), .ready(_, let carried), .draining(_, let carried):
+                requests = carried
+            case .executing, .finishing, .finished:
+                return ""
+            }
+            let names = [(Machine.Requests.start, "start"), (.finish, "finish")]
+                .filter { requests.contains($0.0) }.map(\.1)
+            return names.isEmpty ? "" : " [\(names.joined(separator: ", "))]"
         }
 
         @Test(arguments: [
@@ -102,7 +122,7 @@ extension ConditionalOperationsTests {
             (.acquiring, "ready", .cancelled([.releaseCategories, .announceReady, .deliver])),
             (.ready, "ready", .cancelled([.announceReady, .deliver])),
             (.executing, "finishing(executed)", .cancelled(.deliver)),
-            (.draining, "draining", .cancelled(.deliver)),
+            (.draining, "draining [start, finish]", .cancelled(.deliver)),
             (.finishing, "finishing(executed)", .ignored),
             (.finished, "finished", .ignored),
         ])
@@ -157,14 +177,14 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.initialized, "initialized", FinishOutcome.deferred([])),
-            (.pendingStarted, "pending(unasked)", .deferred([])),
-            (.pendingAsking, "pending(askingAfterDependencies)", .deferred([])),
-            (.evaluating, "ready", .deferred(.announceReady)),
-            (.acquiring, "ready", .deferred([.releaseCategories, .announceReady])),
-            (.ready, "ready", .deferred([])),
+            (Given.initialized, "initialized [finish]", FinishOutcome.deferred([])),
+            (.pendingStarted, "pending(unasked) [start, finish]", .deferred([])),
+            (.pendingAsking, "pending(askingAfterDependencies) [finish]", .deferred([])),
+            (.evaluating, "ready [finish]", .deferred(.announceReady)),
+            (.acquiring, "ready [finish]", .deferred([.releaseCategories, .announceReady])),
+            (.ready, "ready [finish]", .deferred([])),
             (.executing, "finishing(executed)", .deliverNow),
-            (.draining, "draining", .ignored),
+            (.draining, "draining [start, finish]", .ignored),
             (.finishing, "finishing(executed)", .ignored),
             (.finished, "finished", .ignored),
         ])
@@ -175,14 +195,14 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.initialized, "pending(unasked)", Machine.StartAction.admit),
-            (.pendingStarted, "pending(unasked)", .misuse),
-            (.pendingAsking, "pending(askingAfterDependencies)", .admit),
-            (.evaluating, "evaluating(1 unanswered)", .wait),
-            (.acquiring, "acquiring", .wait),
+            (Given.initialized, "pending(unasked) [start]", Machine.StartAction.admit),
+            (.pendingStarted, "pending(unasked) [start]", .misuse),
+            (.pendingAsking, "pending(askingAfterDependencies) [start]", .admit),
+            (.evaluating, "evaluating(1 unanswered) [start]", .wait),
+            (.acquiring, "acquiring [start]", .wait),
             (.ready, "executing(execute due)", .launched(.deliver)),
             (.executing, "executing", .misuse),
-            (.draining, "draining", .misuse),
+            (.draining, "draining [start, finish]", .misuse),
             (.finishing, "finishing(executed)", .misuse),
             (.finished, "finished", .misuse),
         ])
@@ -194,13 +214,13 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.initialized, "ready", Answer.ready([])),
-            (.pendingStarted, "ready", .ready(.launchLater)),
+            (.pendingStarted, "ready [start]", .ready(.launchLater)),
             (.pendingAsking, "pending(askingAfterDependencies)", .notReady([])),
             (.evaluating, "evaluating(1 unanswered)", .notReady([])),
             (.acquiring, "acquiring", .notReady([])),
             (.ready, "ready", .ready([])),
             (.executing, "executing", .ready([])),
-            (.draining, "draining", .ready([])),
+            (.draining, "draining [start, finish]", .ready([])),
             (.finishing, "finishing(executed)", .ready([])),
             (.finished, "finished", .ready([])),
         ])
@@ -218,7 +238,7 @@ extension ConditionalOperationsTests {
             (.acquiring, "acquiring", .notReady([])),
             (.ready, "ready", .ready([])),
             (.executing, "executing", .ready([])),
-            (.draining, "draining", .ready([])),
+            (.draining, "draining [start, finish]", .ready([])),
             (.finishing, "finishing(executed)", .ready([])),
             (.finished, "finished", .ready([])),
         ])
@@ -232,7 +252,7 @@ extension ConditionalOperationsTests {
             (Given.acquiring, "ready", Answer.ready(.announceReady)),
             (.ready, "ready", .ready(.releaseCategories)),
             (.executing, "executing", .ready(.releaseCategories)),
-            (.draining, "draining", .ready(.releaseCategories)),
+            (.draining, "draining [start, finish]", .ready(.releaseCategories)),
             (.finishing, "finishing(executed)", .ready(.releaseCategories)),
             (.finished, "finished", .ready(.releaseCategories)),
         ])
@@ -310,7 +330,7 @@ extension ConditionalOperationsTests {
         @Test(arguments: [
             (Given.pendingStarted, "executing(execute due)", Machine.Followup.deliver),
             (.executing, "executing", Machine.Followup()),
-            (.draining, "draining", Machine.Followup()),
+            (.draining, "draining [start, finish]", Machine.Followup()),
             (.finishing, "finishing(executed)", Machine.Followup()),
             (.finished, "finished", Machine.Followup()),
         ])
