@@ -62,7 +62,7 @@ extension OperationStateMachine {
         }
     }
 
-    enum SettledReadiness {
+    enum SettledReadiness: Equatable {
         /// The answer, and nothing changes.
         case answer(Bool)
         /// Read whether every dependency finished, then query with that and the stage: one lock

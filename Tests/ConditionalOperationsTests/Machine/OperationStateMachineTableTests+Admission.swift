@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests.OperationStateMachineTableTests {
+    // Admission, readiness answers and dependency cycles, event by event, in every phase each
+    // can happen in (the others trap, see `anImpossibleEventNamesThePhaseAndTheEvent`).
+
+    /// What `enqueue` returns, in a form the table can hold.
+    enum EnqueueOutcome: Sendable {
+        case misuse
+        case ready
+        /// Held, with this readiness answer.
+        case held(Answer)
+
+        var action: Machine.EnqueueAction {
+            switch self {
+            case .misuse: .misuse
+            case .ready: .ready
+            case .held(let answer): .held(answer.action)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (Given.initialized, "ready", EnqueueOutcome.ready),
+        (.pendingStarted, "pending(unasked) [start]", .misuse),
+        (.pendingAsking, "pending(askingAfterDependencies)", .held(.notReady([]))),
+        (.evaluating, "evaluating(1 unanswered)", .held(.notReady([]))),
+        (.acquiring, "acquiring", .held(.notReady([]))),
+        (.ready, "ready", .ready),
+        (.executing, "executing", .misuse),
+        (.draining, "draining [start, finish]", .misuse),
+        (.finishing, "finishing(executed)", .misuse),
+        (.finished, "finished", .misuse),
+    ])
+    func S13_enqueue(given: Given, next: String, outcome: EnqueueOutcome) {
+        var machine = Self.machine(given)
+        #expect(
+            machine.enqueue(on: ConditionalOperationQueue(), dependenciesFinished: true) == outcome.action)
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test(arguments: [
+        (Given.initialized, Machine.SettledReadiness.readDependencies(.unasked)),
+        (.pendingStarted, .readDependencies(.unasked)),
+        (.pendingAsking, .readDependencies(.askingAfterDependencies)),
+        (.evaluating, .answer(false)),
+        (.acquiring, .answer(false)),
+        (.ready, .answer(true)),
+        (.executing, .answer(true)),
+        (.draining, .answer(true)),
+        (.finishing, .answer(true)),
+        (.finished, .answer(true)),
+    ])
+    func S2_anIsReadyQueryThatChangesNothing(given: Given, settled: Machine.SettledReadiness) {
+        var machine = Self.machine(given)
+        let before = Self.describe(machine.phase)
+        #expect(machine.settledReadiness() == settled)
+        #expect(Self.describe(machine.phase) == before)
+    }
+
+    @Test(arguments: [
+        (Given.initialized, "ready [finish]", true),
+        (.pendingStarted, "finishing(not executed)", true),
+        (.pendingAsking, "ready [finish]", true),
+        (.evaluating, "ready [finish]", true),
+        (.acquiring, "ready [finish]", true),
+        (.ready, "ready [finish]", true),
+        (.executing, "executing", false),
+        (.draining, "draining [start, finish]", false),
+        (.finishing, "finishing(executed)", false),
+        (.finished, "finished", false),
+    ])
+    func S9_anOperationInACycleFinishesWithoutExecutingUnlessItStarted(
+        given: Given, next: String, isMarked: Bool
+    ) {
+        var machine = Self.machine(given)
+        let errorsBefore = machine.errors.count
+        machine.markInCycle(OperationError.dependencyCycle)
+        _ = machine.breakCycle()
+        _ = ConditionalOperationsTests.OperationStateMachineTests.drain(&machine)
+        #expect((machine.errors.count > errorsBefore) == isMarked)
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test(arguments: Given.allCases)
+    func S1_nothingIsLeftToDeliverOnceAPhaseIsReached(given: Given) {
+        var machine = Self.machine(given)
+        #expect(machine.nextEffect() == .done)
+    }
+}
