@@ -91,3 +91,62 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         #expect(machine.nextEffect() == .done)
     }
 }
+
+extension ConditionalOperationsTests.OperationStateMachineTableTests {
+    // The reports of steps taken outside the lock, in every phase each can come in: the steps
+    // began in the first phase of each table, and a cancel or an early finish may have moved the
+    // operation on meanwhile.
+
+    @Test(arguments: [
+        (Given.pendingAsking, "evaluating(1 unanswered)", false),
+        (.ready, "ready", true), (.executing, "executing", true),
+        (.draining, "draining [start, finish]", true),
+        (.finishing, "finishing(executed)", true), (.finished, "finished", true),
+    ])
+    func S3_conditionDependenciesAddedWithNoneToWaitFor(given: Given, next: String, isAbandoned: Bool) {
+        var machine = Self.machine(given)
+        let action = machine.conditionDependenciesAdded(any: false)
+        #expect(action == (isAbandoned ? .answer(true, []) : .evaluate([BlockCondition { true }])))
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test(arguments: [
+        (Given.evaluating, "evaluating(1 unanswered)", Answer.notReady([])),
+        (.ready, "ready", .ready([])), (.executing, "executing", .ready([])),
+        (.draining, "draining [start, finish]", .ready([])), (.finishing, "finishing(executed)", .ready([])),
+        (.finished, "finished", .ready([])),
+    ])
+    func S2_theInlineEvaluationEnds(given: Given, next: String, answer: Answer) {
+        var machine = Self.machine(given)
+        #expect(machine.endInlineEvaluation(context: .query) == answer.action)
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test(arguments: [
+        (Given.acquiring, "acquiring", Answer.notReady([])),
+        (.ready, "ready", .ready([])), (.executing, "executing", .ready([])),
+        (.draining, "draining [start, finish]", .ready([])), (.finishing, "finishing(executed)", .ready([])),
+        (.finished, "finished", .ready([])),
+    ])
+    func S7_theInlineRequestEndsWithoutAGrant(given: Given, next: String, answer: Answer) {
+        var machine = Self.machine(given)
+        #expect(machine.endInlineAcquisition(isGranted: false, context: .query) == answer.action)
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test func S11_aDrainedOperationFinishesWithoutExecuting() {
+        var machine = Self.machine(.draining)
+        #expect(machine.drained(errors: [TestError(3)]) == .deliver)
+        #expect(Self.describe(machine.phase) == "finishing(not executed)")
+        #expect(ErrorsByValue.equal(machine.errors, [TestError(3)]))
+    }
+
+    @Test func S1_aFinishingOperationFinishesOnceEveryObserverHeard() {
+        var machine = Self.machine(.finishing)
+        guard case .finished = machine.markFinished(notified: 1) else {
+            Issue.record("not finished")
+            return
+        }
+        #expect(Self.describe(machine.phase) == "finished")
+    }
+}
