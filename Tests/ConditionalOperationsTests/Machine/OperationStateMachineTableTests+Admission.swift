@@ -150,3 +150,26 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         #expect(Self.describe(machine.phase) == "finished")
     }
 }
+
+extension ConditionalOperationsTests.OperationStateMachineTableTests {
+    /// A sink that records nothing: the machine only writes what it is to be told.
+    struct SilentSink: EventSink {
+        func send(_ event: OperationEvent) {}
+        func end() {}
+    }
+
+    @Test(arguments: Given.allCases)
+    func S16_anEventSinkHearsTheStateFirstOrTheEndAtOnce(given: Given) {
+        var machine = Self.machine(given)
+        let action = machine.addEventSink(SilentSink())
+        #expect(action == (given == .finished ? .tellFinished([]) : .added))
+        // Told the current state, by the storage before it unlocks; once finished, by the caller.
+        #expect(machine.sinkLog?.isEmpty == (given == .finished ? nil : false))
+    }
+
+    @Test(arguments: Given.allCases)
+    func S2_readinessIsAnnouncedAgainOnlyWhileReadyAndNotStarted(given: Given) {
+        var machine = Self.machine(given)
+        #expect(machine.reannouncementDue() == (given == .ready))
+    }
+}
