@@ -37,12 +37,15 @@ struct OperationStateMachine {
     }
 
     /// How the operation ends, from the moment it is started: the phases that end it carry it.
+    /// Without executing, the one reason, in this order: a cancel beats an early finish or a
+    /// failure, which beat a skip (S17).
     enum Ending: UInt8 {
         case executed
-        /// Cancelled (S4), failed before executing (a condition, S2; a cycle, S9) or finished
-        /// early (S6): no `execute()`.
-        case notExecuted
-        /// A condition skipped it and nothing else stopped it (S17): no `execute()`, no error.
+        /// Cancelled before it executed (S4).
+        case cancelled
+        /// Finished early (S6), in a dependency cycle (S9), or a condition failed (S2).
+        case failed
+        /// A condition skipped it (S17): no error.
         case skipped
     }
 
@@ -339,7 +342,8 @@ struct OperationStateMachine {
         if isCancelled || isFinishRequested || verdict != .execute {
             // A cancel or an early finish beats a skip: the operation did not have nothing to do.
             let ending: Ending =
-                !isCancelled && !isFinishRequested && verdict == .skipped ? .skipped : .notExecuted
+                isCancelled
+                ? .cancelled : isFinishRequested || verdict == .conditionsFailed ? .failed : .skipped
             if drainsBeforeFinishing {
                 phase = .draining(ending, requests)
                 return .drain

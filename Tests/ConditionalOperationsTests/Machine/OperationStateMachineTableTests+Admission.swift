@@ -63,7 +63,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
 
     @Test(arguments: [
         (Given.initialized, "ready [finish]", true),
-        (.pendingStarted, "finishing(not executed)", true),
+        (.pendingStarted, "finishing(failed)", true),
         (.pendingAsking, "ready [finish]", true),
         (.evaluating, "ready [finish]", true),
         (.acquiring, "ready [finish]", true),
@@ -137,7 +137,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
     @Test func S11_aDrainedOperationFinishesWithoutExecuting() {
         var machine = Self.machine(.draining)
         #expect(machine.drained(errors: [TestError(3)]) == .deliver)
-        #expect(Self.describe(machine.phase) == "finishing(not executed)")
+        #expect(Self.describe(machine.phase) == "finishing(failed)")
         #expect(ErrorsByValue.equal(machine.errors, [TestError(3)]))
     }
 
@@ -171,5 +171,42 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
     func S2_readinessIsAnnouncedAgainOnlyWhileReadyAndNotStarted(given: Given) {
         var machine = Self.machine(given)
         #expect(machine.reannouncementDue() == (given == .ready))
+    }
+}
+
+extension ConditionalOperationsTests.OperationStateMachineTableTests {
+    /// What a condition answered, and what came before the start.
+    enum Before: String, Sendable, CaseIterable {
+        case nothing, cancel, finish
+    }
+
+    @Test(arguments: [
+        (OperationConditionResult.satisfied, Before.nothing, "executing(execute due)"),
+        (.satisfied, .cancel, "finishing(cancelled)"),
+        (.satisfied, .finish, "finishing(failed)"),
+        (.failed(TestError(4)), .nothing, "finishing(failed)"),
+        (.failed(TestError(4)), .cancel, "finishing(cancelled)"),
+        (.skipped, .nothing, "finishing(skipped)"),
+        (.skipped, .finish, "finishing(failed)"),
+        (.skipped, .cancel, "finishing(cancelled)"),
+    ])
+    func S17_theOneReasonItEndsWithoutExecuting(
+        answer: OperationConditionResult, before: Before, next: String
+    ) {
+        var machine = Machine()
+        _ = machine.addObserver(BlockObserver(didStart: { _ in }))
+        _ = machine.addCondition(BlockCondition { true }, categories: [])
+        _ = ConditionalOperationsTests.OperationStateMachineTests.evaluationStep(&machine)
+        _ = machine.conditionEvaluated(at: 0, answer)
+        _ = machine.endInlineEvaluation(context: .query)
+        switch before {
+        case .nothing: break
+        case .cancel: _ = machine.cancel(finishesWhenCancelled: true)
+        case .finish: _ = machine.finish(errors: [])
+        }
+        _ = ConditionalOperationsTests.OperationStateMachineTests.drain(&machine)
+        _ = machine.start()
+        #expect(Self.describe(machine.phase) == next)
+        #expect(machine.isSkipped == (next == "finishing(skipped)"))
     }
 }

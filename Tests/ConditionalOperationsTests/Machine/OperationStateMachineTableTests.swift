@@ -92,7 +92,7 @@ extension ConditionalOperationsTests {
             case .executing(.called): described = "executing"
             case .draining: described = "draining"
             case .finishing(let ending, _):
-                described = ending == .executed ? "finishing(executed)" : "finishing(not executed)"
+                described = "finishing(\(ending))"
             case .finished: described = "finished"
             }
             return described + describe(requestsOf: phase)
@@ -116,7 +116,7 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.initialized, "ready", Machine.CancelAction.cancelled([.announceReady, .deliver])),
-            (.pendingStarted, "finishing(not executed)", .cancelled(.deliver)),
+            (.pendingStarted, "finishing(cancelled)", .cancelled(.deliver)),
             (.pendingAsking, "ready", .cancelled([.announceReady, .deliver])),
             (.evaluating, "ready", .cancelled([.announceReady, .deliver])),
             (.acquiring, "ready", .cancelled([.releaseCategories, .announceReady, .deliver])),
