@@ -8,20 +8,7 @@ extension ConditionalOperation {
     /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
     func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        switch machine.withLock({ $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) }) {
-        case .misuse:
-            Misuse.trap(
-                "\(diagnosticName): added to a queue while already in one or started "
-                    + "(S13: an operation is added to one queue, once)")
-        case .ready:
-            return true
-        case .held(let action):
-            var followup = advance(action, context: .callback).followup
-            let handsOver = followup.contains(.handToQueue)
-            followup.remove(.handToQueue)
-            perform(followup)
-            return handsOver
-        }
+        run(machine.withLock { $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) })
     }
 
     /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without

@@ -17,19 +17,7 @@ extension ConditionalOperation {
             let recorded = record(machine.state >= .finishing || machine.isFinishRequested)
             return (machine.finish(errors: errors), recorded)
         }
-        switch action {
-        case .finishing(let followup), .deferred(let followup):
-            perform(followup)
-        case .deliverNow(let effect, let observers):
-            deliver(first: effect, to: observers)
-        case .ignored:
-            #if DEBUG
-                if !isCancelled {
-                    Diagnostics.log(
-                        "\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
-                }
-            #endif
-        }
+        run(action)
         return recorded
     }
 

@@ -124,23 +124,14 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         let categories = condition.mutuallyExclusiveCategories
         // `MutuallyExclusive` is always satisfied and has no dependency: only its categories count.
         let evaluates = !(condition is MutuallyExclusive)
-        let action = machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) }
-        switch action {
-        case .added, .ignored:
-            break
-        case .misuse:
-            Misuse.trap(
-                "\(diagnosticName): addCondition(\(condition.name)) after the operation was admitted and its "
-                    + "conditions evaluated (S13: add conditions first, before dependencies, enqueuing, "
-                    + "start() or any isReady query)")
-        }
+        run(
+            machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) },
+            condition)
     }
 
     /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
     public func addObserver(_ observer: some OperationObserver) {
-        if case .tellFinished(let errors) = machine.withLock({ $0.addObserver(observer) }) {
-            observer.operationDidFinish(self, errors: errors)
-        }
+        run(machine.withLock { $0.addObserver(observer) }, observer)
     }
 
     // MARK: Subclass hooks
@@ -190,16 +181,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// dependencies finished and its conditions were evaluated. Calling it twice is a
     /// programming error (S13).
     public final override func start() {
-        switch machine.withLock({ $0.start() }) {
-        case .misuse:
-            Misuse.trap("\(diagnosticName): start() called twice (S13: an operation starts once)")
-        case .launched(let followup):
-            perform(followup)
-        case .wait:
-            break
-        case .admit:
-            _ = queryReadiness(context: .start)
-        }
+        run(machine.withLock { $0.start() })
     }
 
     /// Finishes the operation with `errors` (none for success). The first call wins (S6).
@@ -222,10 +204,13 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
         let finishes = finishesWhenCancelled
-        guard case .cancelled(let followup) = machine.withLock({ $0.cancel(finishesWhenCancelled: finishes) })
-        else { return }
+        run(machine.withLock { $0.cancel(finishesWhenCancelled: finishes) })
+    }
+
+    /// Foundation's own `cancel()`, for the runner: it posts `isCancelled` and zeroes Foundation's
+    /// count of unfinished dependencies.
+    func cancelInFoundation() {
         super.cancel()
-        perform(followup)
     }
 
     /// Records `error` in ``errors``, then calls `cancel()`.

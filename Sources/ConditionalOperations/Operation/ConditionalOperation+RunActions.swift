@@ -1,0 +1,78 @@
+import Foundation
+
+/// The runner's half for the entry points: each public method is lock → one event → unlock →
+/// `run` its action, and every such action is run here, outside the lock. The steps towards
+/// readiness and the delivery of callbacks are in `+Runner`.
+extension ConditionalOperation {
+    func run(_ action: OperationStateMachine.StartAction) {
+        switch action {
+        case .misuse:
+            Misuse.trap("\(diagnosticName): start() called twice (S13: an operation starts once)")
+        case .launched(let followup):
+            perform(followup)
+        case .wait:
+            break
+        case .admit:
+            _ = queryReadiness(context: .start)
+        }
+    }
+
+    func run(_ action: OperationStateMachine.CancelAction) {
+        guard case .cancelled(let followup) = action else { return }
+        cancelInFoundation()
+        perform(followup)
+    }
+
+    func run(_ action: OperationStateMachine.FinishAction) {
+        switch action {
+        case .finishing(let followup), .deferred(let followup):
+            perform(followup)
+        case .deliverNow(let effect, let observers):
+            deliver(first: effect, to: observers)
+        case .ignored:
+            #if DEBUG
+                if !isCancelled {
+                    Diagnostics.log(
+                        "\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
+                }
+            #endif
+        }
+    }
+
+    func run(_ action: OperationStateMachine.AddConditionAction, _ condition: some OperationCondition) {
+        switch action {
+        case .added, .ignored:
+            break
+        case .misuse:
+            Misuse.trap(
+                "\(diagnosticName): addCondition(\(condition.name)) after the operation was admitted and its "
+                    + "conditions evaluated (S13: add conditions first, before dependencies, enqueuing, "
+                    + "start() or any isReady query)")
+        }
+    }
+
+    func run(_ action: OperationStateMachine.AddObserverAction, _ observer: some OperationObserver) {
+        if case .tellFinished(let errors) = action {
+            observer.operationDidFinish(self, errors: errors)  // too late to be told in order
+        }
+    }
+
+    /// Returns whether the operation is ready now: the queue then hands it to Foundation itself,
+    /// with the rest of its batch, instead of through the `handToQueue` followup.
+    func run(_ action: OperationStateMachine.EnqueueAction) -> Bool {
+        switch action {
+        case .misuse:
+            Misuse.trap(
+                "\(diagnosticName): added to a queue while already in one or started "
+                    + "(S13: an operation is added to one queue, once)")
+        case .ready:
+            return true
+        case .held(let action):
+            var followup = advance(action, context: .callback).followup
+            let handsOver = followup.contains(.handToQueue)
+            followup.remove(.handToQueue)
+            perform(followup)
+            return handsOver
+        }
+    }
+}
