@@ -57,6 +57,22 @@ extension ConditionalOperation {
         }
     }
 
+    /// Runs `operation` on the queue the machine named, then tells observers (S10).
+    func run(
+        _ action: (queue: OperationQueue?, askCurrent: Bool),
+        producing operation: Foundation.Operation
+    ) {
+        // Asking `OperationQueue.current` costs two system calls on Linux: only when it can help.
+        let queue = action.queue ?? (action.askCurrent ? OperationQueue.current : nil) ?? LibraryQueue.shared
+        queue.addOperation(operation)
+        perform(machine.withLock { $0.produce(operation) })
+    }
+
+    /// A waiter registered before the operation finished runs then; otherwise now.
+    func run(isWaiting: Bool, _ waiter: @Sendable () -> Void) {
+        if !isWaiting { waiter() }
+    }
+
     /// Returns whether the operation is ready now: the queue then hands it to Foundation itself,
     /// with the rest of its batch, instead of through the `handToQueue` followup.
     func run(_ action: OperationStateMachine.EnqueueAction) -> Bool {

@@ -231,11 +231,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// the queue running it when called from `execute()` itself. Otherwise (produced before it
     /// started, or later from another thread of a plain queue) a queue of the library's runs it.
     public func produceOperation(_ operation: Foundation.Operation) {
-        // Asking `OperationQueue.current` costs two system calls on Linux: only when it can help.
         let thread = ThreadIdentity.current
-        let (queue, askCurrent) = machine.withLock { $0.producerQueue(thread: thread) }
-        (queue ?? (askCurrent ? OperationQueue.current : nil) ?? LibraryQueue.shared).addOperation(operation)
-        perform(machine.withLock { $0.produce(operation) })
+        run(machine.withLock { $0.producerQueue(thread: thread) }, producing: operation)
     }
 }
 
