@@ -65,6 +65,20 @@ extension Scenario {
 enum ConcurrentRun {
     static func measure(n: Int) -> (duration: Duration?, threadsGrown: Int) {
         let queue = ConditionalOperationQueue()
+        return measureThreads {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<n {
+                    group.addTask { try? await queue.run(AsyncOperation<Void> {}) }
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in a task, sampling the thread count every millisecond: how long it took
+    /// (`nil` past 60 s) and how far the count grew above its level before.
+    static func measureThreads(_ body: @escaping @Sendable () async -> Void) -> (
+        duration: Duration?, threadsGrown: Int
+    ) {
         let before = threadCount()
         let peak = PeakCounter(before)
         let sampler = DispatchSource.makeTimerSource(queue: .global())
@@ -75,11 +89,7 @@ enum ConcurrentRun {
         let clock = ContinuousClock()
         let start = clock.now
         Task {
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<n {
-                    group.addTask { try? await queue.run(AsyncOperation<Void> {}) }
-                }
-            }
+            await body()
             done.signal()
         }
         let finished = done.wait(timeout: .now() + 60) == .success

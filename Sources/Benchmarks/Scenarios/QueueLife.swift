@@ -104,28 +104,16 @@ enum IdleWait {
         let queue = ConditionalOperationQueue()
         queue.isSuspended = true
         queue.addOperations((0..<n).map { _ in NoopOperation() }, waitUntilFinished: false)
-        let before = ConcurrentRun.threadCount()
-        let peak = ConcurrentRun.PeakCounter(before)
-        let sampler = DispatchSource.makeTimerSource(queue: .global())
-        sampler.schedule(deadline: .now(), repeating: .milliseconds(1))
-        sampler.setEventHandler { peak.record(ConcurrentRun.threadCount()) }
-        sampler.resume()
-        let done = DispatchSemaphore(value: 0)
-        let clock = ContinuousClock()
-        let start = clock.now
-        Task {
+        let (duration, grown) = ConcurrentRun.measureThreads {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<waiters { group.addTask { await queue.waitUntilIdle() } }
                 queue.isSuspended = false
             }
-            done.signal()
         }
-        let finished = done.wait(timeout: .now() + 60) == .success
-        let duration = clock.now - start
-        sampler.cancel()
-        let grown = peak.value - before
         let label = "\(waiters) tasks awaiting waitUntilIdle(), threads +\(grown)"
-        guard finished else { return Row(label: label, n: n, failure: .stalled("did not finish in 60 s")) }
+        guard let duration else {
+            return Row(label: label, n: n, failure: .stalled("did not finish in 60 s"))
+        }
         guard grown <= 4 else {
             return Row(label: label, n: n, failure: .failed("the thread count grew by \(grown) (at most 4)"))
         }
