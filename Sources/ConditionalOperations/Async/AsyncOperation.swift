@@ -56,13 +56,12 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Starts ``run()`` in a task. Override ``run()`` instead.
     public final override func execute() {
-        switch withOwnLock({ () -> (isGated: Bool, waiter: UnsafeContinuation<Bool, Never>?) in
-            guard case .none = lockedGate else { return (true, lockedGate.open(executing: true)) }
-            return (false, nil)
-        }) {
-        case (true, let waiter):
-            return waiter?.resume(returning: true) ?? ()  // the task `queue.run` made runs it (S22)
-        case (false, _):
+        switch withOwnLock({ lockedGate.open(executing: true) }) {
+        case .resume(let waiter):
+            return waiter.resume(returning: true)  // the task `queue.run` made runs it (S22)
+        case .recorded:
+            return  // that task runs it once it reaches its wait
+        case .noTask:
             break
         }
         let task = Task(priority: qualityOfService.taskPriority) { [self] in await runAndFinish() }
@@ -115,7 +114,9 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     /// S22: `queue.run`'s caller saw the operation finish; if it finished without executing, the
     /// task made for it ends now.
     override func endTaskInCallersContext() {
-        withOwnLock { lockedGate.open(executing: false) }?.resume(returning: false)
+        if case .resume(let waiter) = withOwnLock({ lockedGate.open(executing: false) }) {
+            waiter.resume(returning: false)
+        }
     }
 
     /// Whether the operation executes, once it is known.

@@ -25,17 +25,29 @@ enum ExecuteGate {
         }
     }
 
-    /// Opens the gate once; returns the continuation to resume, unlocked. Later calls change nothing.
-    mutating func open(executing: Bool) -> UnsafeContinuation<Bool, Never>? {
+    /// What opening the gate leaves to the caller, once unlocked.
+    enum Opening {
+        /// No task of the caller's: `execute()` makes one itself.
+        case noTask
+        /// The task reads the answer when it reaches its wait, or was told already.
+        case recorded
+        /// Resume the waiting task with the answer.
+        case resume(UnsafeContinuation<Bool, Never>)
+    }
+
+    /// Opens the gate once; later calls change nothing.
+    mutating func open(executing: Bool) -> Opening {
         switch self {
+        case .none:
+            return .noTask
         case .closed:
             self = .opened(executing)
-            return nil
+            return .recorded
         case .waiting(let continuation):
             self = .opened(executing)
-            return continuation
-        case .none, .opened:
-            return nil
+            return .resume(continuation)
+        case .opened:
+            return .recorded
         }
     }
 }
