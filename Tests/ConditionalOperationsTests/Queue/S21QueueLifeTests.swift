@@ -14,6 +14,24 @@ extension ConditionalOperationsTests {
             (try? await within(seconds: seconds) { await body() }?.get()) != nil
         }
 
+        /// A `ConditionalOperationQueue` executing an operation that finishes only when told to.
+        static func queueRunningAnOperation() async -> (ConditionalOperationQueue, ProbeOperation) {
+            let queue = ConditionalOperationQueue()
+            let running = ProbeOperation(.never)
+            queue.addOperation(running)
+            #expect(await running.executing.wait())
+            return (queue, running)
+        }
+
+        /// Shuts `queue` down in a task, returned once the queue says it is shut down.
+        static func beginShutdown(
+            of queue: ConditionalOperationQueue, gracePeriod: Duration
+        ) async -> Task<Void, Never> {
+            let shutdown = Task { await queue.shutdown(gracePeriod: gracePeriod) }
+            await waitUntil(seconds: 10) { queue.isShutDown }
+            return shutdown
+        }
+
         static func isShutDownError(_ error: any Error) -> Bool {
             if case .queueShutDown = error as? OperationError { return true }
             return false
@@ -47,10 +65,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S21_waitUntilIdleHoldsNoThread() async {
-            let queue = ConditionalOperationQueue()
-            let running = ProbeOperation(.never)
-            queue.addOperation(running)
-            #expect(await running.executing.wait())
+            let (queue, running) = await Self.queueRunningAnOperation()
             // Far more waiters than the cooperative pool has threads: were a wait to hold one, the
             // task below could not run.
             let waiters = (0..<200).map { _ in Task { await queue.waitUntilIdle() } }
@@ -113,10 +128,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S21_operationsFinishingWithinTheGracePeriodAreNotCancelled() async {
-            let queue = ConditionalOperationQueue()
-            let running = ProbeOperation(.never)
-            queue.addOperation(running)
-            #expect(await running.executing.wait())
+            let (queue, running) = await Self.queueRunningAnOperation()
             let shutdown = Task { await queue.shutdown(gracePeriod: .seconds(30)) }
             running.finish()
             #expect(await Self.returns { await shutdown.value }, "idle before the grace period ended")
@@ -157,12 +169,8 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S21_anOperationAddedDuringTheGracePeriodDoesNotRun() async {
-            let queue = ConditionalOperationQueue()
-            let running = ProbeOperation(.never)
-            queue.addOperation(running)
-            #expect(await running.executing.wait())
-            let shutdown = Task { await queue.shutdown(gracePeriod: .seconds(30)) }
-            await waitUntil(seconds: 10) { queue.isShutDown }
+            let (queue, running) = await Self.queueRunningAnOperation()
+            let shutdown = await Self.beginShutdown(of: queue, gracePeriod: .seconds(30))
             let late = ProbeOperation()
             let done = completionLatch([late])
             queue.addOperation(late)
@@ -174,12 +182,8 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S21_producedOperationsAndConditionDependenciesAfterShutdownDoNotRun() async {
-            let queue = ConditionalOperationQueue()
-            let running = ProbeOperation(.never)
-            queue.addOperation(running)
-            #expect(await running.executing.wait())
-            let shutdown = Task { await queue.shutdown(gracePeriod: .seconds(30)) }
-            await waitUntil(seconds: 10) { queue.isShutDown }
+            let (queue, running) = await Self.queueRunningAnOperation()
+            let shutdown = await Self.beginShutdown(of: queue, gracePeriod: .seconds(30))
             let ran = Counter()
             let produced = BlockOperation { ran.increment() }
             let late = ProbeOperation()
@@ -204,8 +208,7 @@ extension ConditionalOperationsTests {
             let retry = RetryOperation(maximumAttempts: 2) { number in number == 1 ? first : second }
             queue.addOperation(retry)
             #expect(await first.executing.wait())
-            let shutdown = Task { await queue.shutdown(gracePeriod: .seconds(30)) }
-            await waitUntil(seconds: 10) { queue.isShutDown }
+            let shutdown = await Self.beginShutdown(of: queue, gracePeriod: .seconds(30))
             first.finish(errors: [TestError(1)])  // a failed attempt: the next goes to the retry's queue
             #expect(await Self.returns { await shutdown.value })
             #expect(second.executions.current == 0 && second.errors.contains(where: Self.isShutDownError))
@@ -213,12 +216,8 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S21_aSecondShutdownKeepsTheFirstGracePeriodAndReturnsOnceIdle() async {
-            let queue = ConditionalOperationQueue()
-            let running = ProbeOperation(.never)
-            queue.addOperation(running)
-            #expect(await running.executing.wait())
-            let first = Task { await queue.shutdown(gracePeriod: .milliseconds(300)) }
-            await waitUntil(seconds: 10) { queue.isShutDown }
+            let (queue, running) = await Self.queueRunningAnOperation()
+            let first = await Self.beginShutdown(of: queue, gracePeriod: .milliseconds(300))
             #expect(
                 await Self.returns { await queue.shutdown(gracePeriod: .seconds(3600)) },
                 "the first grace period holds")
