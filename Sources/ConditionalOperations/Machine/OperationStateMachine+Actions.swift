@@ -14,26 +14,67 @@ extension OperationStateMachine {
         case finish([any Error], wasExecuting: Bool, releasesCategories: Bool)
     }
 
-    /// The work an action leaves to the runner, once unlocked, in this order.
-    struct Followup: OptionSet {
-        let rawValue: UInt8
+    /// The work an action leaves to the runner, once unlocked, in this order, with the queue to
+    /// hand the operation to when it became ready there.
+    struct Followup: Equatable, ExpressibleByArrayLiteral {
+        private var steps: UInt16
+        /// With ``handOver(to:)``: the `ConditionalOperationQueue` that held the operation until ready.
+        private(set) var queue: ConditionalOperationQueue?
+
+        private init(step: UInt16) {
+            steps = step
+        }
+
         /// Give back (or withdraw the request for) the exclusivity categories.
-        static let releaseCategories = Followup(rawValue: 1 << 0)
-        /// The operation is ready: the `ConditionalOperationQueue` holding it hands it to Foundation.
-        static let handToQueue = Followup(rawValue: 1 << 1)
+        static let releaseCategories = Followup(step: 1 << 0)
+        /// The operation is ready: `queue`, which held it, takes it from here.
+        static func handOver(to queue: ConditionalOperationQueue) -> Followup {
+            var followup = Followup(step: 1 << 1)
+            followup.queue = queue
+            return followup
+        }
         /// Post KVO `isReady` (between ``announcementBegan()`` and ``announcementEnded()``).
-        static let announceReady = Followup(rawValue: 1 << 2)
+        static let announceReady = Followup(step: 1 << 2)
         /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
-        static let deliver = Followup(rawValue: 1 << 3)
+        static let deliver = Followup(step: 1 << 3)
         /// Started without executing, the operation lets what it runs finish first (S11): call
         /// `drain()`, which ends with ``drained(errors:)``.
-        static let drain = Followup(rawValue: 1 << 4)
+        static let drain = Followup(step: 1 << 4)
         /// `start()` was called before the operation was ready: launch it on another thread.
-        static let launchLater = Followup(rawValue: 1 << 5)
+        static let launchLater = Followup(step: 1 << 5)
         /// Announce readiness again from another thread (``ReadinessAnnouncements``).
-        static let reannounceLater = Followup(rawValue: 1 << 6)
+        static let reannounceLater = Followup(step: 1 << 6)
         /// Started with nothing to deliver and nobody to tell: call `execute()` now, on this thread.
-        static let executeNow = Followup(rawValue: 1 << 7)
+        static let executeNow = Followup(step: 1 << 7)
+        /// Ready while the queue adds it (``Context/admission``): the queue hands it over itself,
+        /// with the rest of its batch. The runner has nothing to do for it.
+        static let admitted = Followup(step: 1 << 8)
+
+        init() {
+            steps = 0
+        }
+
+        init(arrayLiteral followups: Followup...) {
+            self = followups.reduce(Followup()) { $0.union($1) }
+        }
+
+        var isEmpty: Bool { steps == 0 }
+
+        /// Whether every step of `other` is to be taken (its queue aside).
+        func contains(_ other: Followup) -> Bool {
+            steps & other.steps == other.steps
+        }
+
+        func union(_ other: Followup) -> Followup {
+            var union = self
+            union.steps |= other.steps
+            union.queue = queue ?? other.queue
+            return union
+        }
+
+        static func == (lhs: Followup, rhs: Followup) -> Bool {
+            lhs.steps == rhs.steps && lhs.queue === rhs.queue
+        }
     }
 
     /// Who is moving the operation towards `ready`, which decides what becoming ready calls for.
@@ -42,10 +83,15 @@ extension OperationStateMachine {
         var canLaunch: Bool
         /// Readiness is the return value of the current `isReady` query: no announcement needed.
         var answersQuery: Bool
+        /// The queue adding the operation is asking (``admission``).
+        var isAdmission = false
 
         static let query = Context(canLaunch: false, answersQuery: true)
         static let start = Context(canLaunch: true, answersQuery: true)
         static let callback = Context(canLaunch: false, answersQuery: false)
         static let cancel = Context(canLaunch: true, answersQuery: false)
+        /// The queue adding the operation: it hands the operation over itself if it is ready now,
+        /// with the rest of its batch.
+        static let admission = Context(canLaunch: false, answersQuery: false, isAdmission: true)
     }
 }

@@ -51,7 +51,7 @@ extension OperationStateMachine {
             owner = queue
             if case .initialized(let requests) = phase { phase = .pending(.unasked, requests) }
             return .held(
-                queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .callback))
+                queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
         case .ready:
             // Readiness queries made it ready before it was added.
             owner = queue

@@ -323,11 +323,13 @@ struct OperationStateMachine {
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
         phase = .ready(verdict, requests)
-        if owner != nil {
-            // An owner holds what is not ready yet. Foundation stores `true` when it takes it, but a
-            // `false` answered earlier may be stored after that (``ReadinessAnnouncements``).
+        if let owner {
+            // An owner holds what is not ready yet, and hands it over unless it is adding it now.
+            // Foundation stores `true` when it takes it, but a `false` answered earlier may be
+            // stored after that (``ReadinessAnnouncements``).
+            let handOver: Followup = context.isAdmission ? .admitted : .handOver(to: owner)
             return announcements.becameReadyAfterAnsweringNotReady()
-                ? [.handToQueue, .reannounceLater] : .handToQueue
+                ? [handOver, .reannounceLater] : handOver
         }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
         guard context.answersQuery else { return .announceReady }

@@ -73,8 +73,8 @@ extension ConditionalOperation {
         if !isWaiting { waiter() }
     }
 
-    /// Returns whether the operation is ready now: the queue then hands it to Foundation itself,
-    /// with the rest of its batch, instead of through the `handToQueue` followup.
+    /// Returns whether the operation became ready now: the queue then hands it to Foundation
+    /// itself, with the rest of its batch (``OperationStateMachine/Followup/admitted``).
     func run(_ action: OperationStateMachine.EnqueueAction) -> Bool {
         switch action {
         case .misuse:
@@ -84,11 +84,9 @@ extension ConditionalOperation {
         case .ready:
             return true
         case .held(let action):
-            var followup = advance(action, context: .callback).followup
-            let handsOver = followup.contains(.handToQueue)
-            followup.remove(.handToQueue)
+            let followup = advance(action, context: .admission).followup
             perform(followup)
-            return handsOver
+            return followup.contains(.admitted)
         }
     }
 }

@@ -55,9 +55,7 @@ extension ConditionalOperation {
         if followup.contains(.releaseCategories) {
             ExclusivityController.shared.release(for: ObjectIdentifier(self))
         }
-        if followup.contains(.handToQueue), let owner = machine.withLock({ $0.owner }) {
-            owner.handOver(self)
-        }
+        followup.queue?.handOver(self)
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
         if followup.contains(.drain) { drain() }

@@ -97,7 +97,28 @@ extension ConditionalOperationsTests {
             let evaluated = Self.evaluationStep(&guarded, context: .callback)
             #expect(evaluated.count == 1)
             _ = guarded.conditionEvaluated(at: 0, .satisfied)
-            #expect(guarded.endInlineEvaluation(context: .callback).followup == .handToQueue)
+            #expect(guarded.endInlineEvaluation(context: .callback).followup == .handOver(to: queue))
+        }
+
+        /// Ready while its queue adds it: the queue hands it over itself, with its batch, and the
+        /// followup says so instead of naming the queue (the runner would hand it over twice).
+        @Test func anOperationReadyWhileItsQueueAddsItIsHandedOverByTheQueueAlone() {
+            let queue = ConditionalOperationQueue()
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            guard case .held(let action) = machine.enqueue(on: queue, dependenciesFinished: true) else {
+                Issue.record("not held")
+                return
+            }
+            #expect(action == .askConditionDependencies([BlockCondition { true }]))
+            #expect(machine.conditionDependenciesAdded(any: false) == .readDependencies(.asked))
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .admission)
+                    == .evaluate([BlockCondition { true }]))
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            let answer = machine.endInlineEvaluation(context: .admission)
+            #expect(answer == .answer(true, .admitted))
+            #expect(answer.followup.queue == nil)
         }
 
         /// A query of a held operation answered `false` may be stored by Foundation after the `true`
@@ -114,7 +135,7 @@ extension ConditionalOperationsTests {
             #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
             let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
             #expect(answer.isReady)
-            #expect(answer.followup == [.handToQueue, .reannounceLater])
+            #expect(answer.followup == [.handOver(to: queue), .reannounceLater])
             let due = machine.reannouncementDue()
             #expect(due, "still waiting for its start: announce")
         }
@@ -124,7 +145,8 @@ extension ConditionalOperationsTests {
             var machine = Machine()
             _ = machine.enqueue(on: queue, dependenciesFinished: false)
             #expect(
-                machine.queryReadiness(dependenciesFinished: true, context: .query).followup == .handToQueue)
+                machine.queryReadiness(dependenciesFinished: true, context: .query).followup
+                    == .handOver(to: queue))
         }
 
         /// `MutuallyExclusive` adds categories alone: nothing is evaluated, they are acquired once
