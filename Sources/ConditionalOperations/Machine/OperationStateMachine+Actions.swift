@@ -55,7 +55,11 @@ extension OperationStateMachine {
         }
 
         init(arrayLiteral followups: Followup...) {
-            self = followups.reduce(Followup()) { $0.union($1) }
+            steps = 0
+            for followup in followups {
+                steps |= followup.steps
+                if queue == nil { queue = followup.queue }
+            }
         }
 
         var isEmpty: Bool { steps == 0 }
