@@ -62,7 +62,7 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
 
     /// Starts the first iteration.
     open override func execute() {
-        let queue = LibraryQueue.forAttempts(on: OperationQueue.current)
+        let queue = LibraryQueue.forAttempts(on: ConditionalOperationQueue.current)
         iterations.withLock { $0.queue = queue }
         startIteration(afterWait: false)
     }

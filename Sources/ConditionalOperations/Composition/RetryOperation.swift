@@ -83,7 +83,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Starts the first attempt.
     open override func execute() {
-        let queue = OperationQueue.current
+        let queue = ConditionalOperationQueue.current
         retry.withLock { $0.queue = queue }
         startAttempt(afterBackoff: false)
     }

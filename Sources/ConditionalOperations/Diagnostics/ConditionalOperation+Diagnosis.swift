@@ -119,8 +119,9 @@ extension OperationDiagnosis.QueueStatus {
             return
         }
         let limit = queue.maxConcurrentOperationCount
+        let operations = (queue as? ConditionalOperationQueue)?.unfinishedOperations ?? queue.operations
         if limit != OperationQueue.defaultMaxConcurrentOperationCount,
-            queue.operations.count(where: { $0.isExecuting }) >= limit
+            operations.count(where: { $0.isExecuting }) >= limit
         {
             self = .atConcurrencyLimit(limit)
         } else {

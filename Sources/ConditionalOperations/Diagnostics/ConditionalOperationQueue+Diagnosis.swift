@@ -1,10 +1,10 @@
 import Foundation
 
 extension ConditionalOperationQueue {
-    /// Every operation added and not finished, with why it waits: those held back until ready
-    /// first, then those Foundation holds. A snapshot: each operation is read once, in turn.
+    /// Every operation added and not finished, with why it waits. A snapshot: each operation is
+    /// read once, in turn.
     public var diagnoses: [OperationDiagnosis] {
-        let operations = heldOperations + self.operations.filter { !$0.isFinished }
+        let operations = unfinishedOperations
         let known = OperationDiagnosis.KnownQueueStatus(self)  // once: it lists Foundation's operations
         return operations.map { OperationDiagnosis(of: $0, known: known) }
     }

@@ -70,11 +70,10 @@ public struct OperationGraph: Sendable {
     ///     said to wait for this queue (suspended, at its limit or starting it).
     ///   - limit: How many operations are shown at most, as in ``init(_:limit:)``.
     public init(queue: ConditionalOperationQueue, limit: Int = 500) {
-        // The queue holds back its waiting operations in no particular order: by name, so that
-        // the same queue gives the same text. Foundation's own keep the order it gives them.
-        let held = queue.heldOperations.map { ($0.diagnosticName, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
-        let handedOver = queue.operations.filter { !$0.isFinished }
-        self.init(reading: held + handedOver, queue: queue, limit: limit)
+        // The queue keeps its operations in no particular order: by name, so that the same queue
+        // gives the same text.
+        let operations = queue.unfinishedOperations.map { ($0.diagnosticName, $0) }.sorted { $0.0 < $1.0 }
+        self.init(reading: operations.map(\.1), queue: queue, limit: limit)
     }
 
     private init(reading operations: [Foundation.Operation], queue: OperationQueue?, limit: Int) {

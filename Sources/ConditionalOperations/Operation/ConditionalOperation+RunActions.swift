@@ -62,8 +62,10 @@ extension ConditionalOperation {
         _ action: (queue: OperationQueue?, askCurrent: Bool),
         producing operation: Foundation.Operation
     ) {
-        // Asking `OperationQueue.current` costs two system calls on Linux: only when it can help.
-        let queue = action.queue ?? (action.askCurrent ? OperationQueue.current : nil) ?? LibraryQueue.shared
+        // Asking for the current queue costs system calls on Linux: only when it can help.
+        let queue =
+            action.queue ?? (action.askCurrent ? ConditionalOperationQueue.current : nil)
+            ?? LibraryQueue.shared
         queue.addOperation(operation)
         perform(machine.withLock { $0.produce(operation) })
     }

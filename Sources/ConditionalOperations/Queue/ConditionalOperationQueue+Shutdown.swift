@@ -49,9 +49,10 @@ extension ConditionalOperationQueue {
             // before it is cancelled too. Resumed then, also if it was suspended before: the
             // cancelled operations must start to finish.
             isSuspended = true
-            for operation in unfinishedOperations() where operation !== current {
+            for operation in unfinishedOperations where operation !== current {
                 Self.cancelForShutdown(operation)
             }
+            submitCancelledPlainOperations()
             isSuspended = false
         }
         await waitUntilIdle()  // in this task: it excludes `current` too
@@ -64,10 +65,5 @@ extension ConditionalOperationQueue {
         } else {
             operation.cancel()
         }
-    }
-
-    /// Every operation added and not finished: those held back, then Foundation's.
-    func unfinishedOperations() -> [Foundation.Operation] {
-        (heldOperations + operations).filter { !$0.isFinished }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// An `OperationQueue` that adds what only a queue can do for ``ConditionalOperation``s.
+/// An `OperationQueue` that adds what only a queue can do for ``ConditionalOperation``s, and runs
+/// its operations itself, on Dispatch, at a fraction of Foundation's cost per operation.
 ///
 /// - A ``delegate`` hears of every operation added and finished (plain operations too).
 /// - Condition dependencies are asked for once, when an operation is added, and added to this
@@ -8,21 +9,27 @@ import Foundation
 /// - A dependency cycle among its operations is found when the operation closing it is added, and
 ///   every operation of the cycle finishes with ``OperationError/dependencyCycle`` instead of
 ///   hanging (S9). Dependencies added after an operation was enqueued are not seen.
-/// - Linear-time scheduling: a ``ConditionalOperation`` waiting for dependencies, conditions or an
-///   exclusivity category stays out of Foundation's queue, whose every scheduling pass walks all
-///   the operations it holds (on Linux), and is handed to it once ready. A chain of dependent
+/// - Linear-time scheduling: an operation waits for its dependencies, conditions or categories
+///   outside any list that is walked, and runs on Dispatch once ready. A chain of dependent
 ///   operations thus runs in linear time.
 ///
-/// Everything else is Foundation's: `maxConcurrentOperationCount`, `isSuspended`, priorities and
-/// quality of service apply as on any `OperationQueue`. `cancelAllOperations()`,
-/// `waitUntilAllOperationsAreFinished()` and barriers include the operations held back.
+/// What a user of `OperationQueue` relies on holds, for plain operations too:
+/// `maxConcurrentOperationCount`, `isSuspended`, `queuePriority` among waiting operations,
+/// `qualityOfService` and `underlyingQueue` (where the operations run), `name`,
+/// `addBarrierBlock(_:)`, `cancelAllOperations()`, `waitUntilAllOperationsAreFinished()` and
+/// `addOperations(_:waitUntilFinished:)`.
 ///
-/// `operationCount` and `operations` can't be overridden on Linux: they count only the operations
-/// Foundation holds, that is, plain operations and ``ConditionalOperation``s that are ready or
-/// running. ``unfinishedOperationCount`` counts everything added and not finished.
+/// Two things differ from Foundation's queue, because its operations never enter Foundation's own
+/// scheduler: `operationCount` and `operations` (which a subclass can't override on Linux) list
+/// nothing, so read ``unfinishedOperationCount`` and ``unfinishedOperations`` instead; and inside a
+/// running operation `OperationQueue.current` is not this queue (an operation's own queue is where
+/// it produces operations, S10).
 open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     // mutable state: behind `registry`'s lock
-    private let registry = Locked(QueueRegistry())
+    let registry = Locked(QueueRegistry())
+    /// Entered for each operation added, left once it finished and was forgotten by `registry`:
+    /// what `waitUntilAllOperationsAreFinished()` waits for.
+    let idle = DispatchGroup()
 
     /// Creates a queue with Foundation's defaults (no concurrency limit, not suspended), no
     /// ``delegate`` and no ``logger``.
@@ -51,13 +58,17 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         }
     }
 
-    /// Every operation added and not yet finished: those held back and those Foundation holds.
+    /// Every operation added and not yet finished, waiting or running: what Foundation's
+    /// `operationCount` counts on a plain `OperationQueue`.
     public var unfinishedOperationCount: Int {
-        registry.withLock { $0.count } + operationCount
+        registry.withLock { $0.count }
     }
 
-    /// The operations held back until ready (not yet in Foundation's `operations`).
-    var heldOperations: [Foundation.Operation] { registry.withLock { $0.operations } }
+    /// Every operation added and not yet finished, waiting or running, in no particular order:
+    /// what Foundation's `operations` lists on a plain `OperationQueue`.
+    public var unfinishedOperations: [Foundation.Operation] {
+        registry.withLock { $0.operations }.filter { !$0.isFinished }
+    }
 
     /// Whether ``shutdown(gracePeriod:)`` was called.
     public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
@@ -70,59 +81,100 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         }
     }
 
+    // MARK: Running (how is in `+Scheduling`)
+
+    /// At most this many operations run at once; `OperationQueue.defaultMaxConcurrentOperationCount`
+    /// (the default): as many as Dispatch gives threads to.
+    open override var maxConcurrentOperationCount: Int {
+        get { registry.withLock { $0.scheduler.limit } }
+        set {
+            super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
+            run(registry.withLock { $0.scheduler.setLimit(super.maxConcurrentOperationCount) })
+        }
+    }
+
+    /// While `true`, no operation starts; those running go on. Conditions are still evaluated
+    /// and categories acquired meanwhile, as on any queue.
+    open override var isSuspended: Bool {
+        get { registry.withLock { $0.scheduler.isSuspended } }
+        set {
+            super.isSuspended = newValue
+            run(registry.withLock { $0.scheduler.setSuspended(newValue) })
+        }
+    }
+
+    /// The quality of service of the threads its operations run on (unless ``underlyingQueue``
+    /// is set).
+    open override var qualityOfService: QualityOfService {
+        get { super.qualityOfService }
+        set {
+            super.qualityOfService = newValue
+            retarget()
+        }
+    }
+
+    /// The Dispatch queue its operations run on; `nil` (the default): a global queue of its
+    /// ``qualityOfService``.
+    open override var underlyingQueue: DispatchQueue? {
+        get { super.underlyingQueue }
+        set {
+            super.underlyingQueue = newValue
+            retarget()
+        }
+    }
+
+    /// The queue running the current operation: while one of its operations starts (in
+    /// `start()`, `execute()` and what they call on that thread), that `ConditionalOperationQueue`;
+    /// otherwise Foundation's `OperationQueue.current`.
+    ///
+    /// A `ConditionalOperationQueue` runs its operations itself, so inside them Foundation's own
+    /// `OperationQueue.current` is not the queue: ask `ConditionalOperationQueue.current` instead.
+    open override class var current: OperationQueue? {
+        RunningQueue.current ?? super.current
+    }
+
     // MARK: Adding
 
     /// Adds `operation`, telling the ``delegate`` first and making it depend on the queue's
     /// barriers.
     ///
-    /// Unlike a plain `OperationQueue`, a ``ConditionalOperation`` that is not ready yet (waiting
-    /// for dependencies, conditions or a category) is held back and handed to Foundation once it
-    /// is ready; its condition dependencies are added to this queue, and a dependency cycle it
-    /// closes finishes the cycle's operations with ``OperationError/dependencyCycle``. Any other
-    /// operation goes to Foundation at once.
+    /// It runs once ready: every dependency finished and, for a ``ConditionalOperation``, its
+    /// conditions and categories too. Its condition dependencies are added to this queue, and a
+    /// dependency cycle it closes finishes the cycle's operations with
+    /// ``OperationError/dependencyCycle``.
     open override func addOperation(_ operation: Foundation.Operation) {
-        if admit(operation) { super.addOperation(operation) }
+        if admit(operation) { submit([operation]) }
     }
 
     /// Adds `operations` in order and, if `wait`, blocks until every one of them finished.
     ///
-    /// The ones ready at once reach Foundation in batches, and one ready before a held one does
-    /// not wait for the rest of the call. While the call runs, an operation it already took in may
-    /// not be counted by ``unfinishedOperationCount`` or reached by `cancelAllOperations()` yet
-    /// (from the delegate's `willAdd`, say): they see each operation once its batch was handed over.
+    /// The ones ready at once are handed to the scheduler together, in batches, so that one ready
+    /// before a held one does not wait for the rest of the call.
     open override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
-        // The ready operations go to Foundation in batches: one lock and one scheduling pass each
-        // instead of one per operation. Foundation holds its lock while it dispatches a whole
-        // batch, and every finishing operation needs that lock: with no concurrency limit, batches
-        // of a bounded size let operations run while the rest are still being dispatched. With a
-        // limit, one batch keeps Foundation's priority order among all of them.
-        let batchSize =
-            maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount
-            ? Self.handOverBatchSize : operations.count
         var ready: [Foundation.Operation] = []
-        ready.reserveCapacity(Swift.min(batchSize, operations.count))
+        ready.reserveCapacity(Swift.min(Self.batchSize, operations.count))
         for operation in operations {
             if admit(operation) {
                 ready.append(operation)
-                guard ready.count == batchSize else { continue }
+                guard ready.count == Self.batchSize else { continue }
             } else if ready.isEmpty {
                 continue
             }
             // A full batch, or one held back: the ready ones need not wait for the rest.
-            super.addOperations(ready, waitUntilFinished: false)
+            submit(ready)
             ready.removeAll(keepingCapacity: true)
         }
-        if !ready.isEmpty { super.addOperations(ready, waitUntilFinished: false) }
+        if !ready.isEmpty { submit(ready) }
         guard wait else { return }
         for operation in operations { operation.waitUntilFinished() }
     }
 
-    /// Measured with the benchmark's noop-conditional-queue scenario (2 cores): 256 to 16k
-    /// operations per batch all beat a single batch and one operation at a time; 1k was best.
-    private static let handOverBatchSize = 1024
+    /// Ready operations handed to the scheduler in one lock trip, so that the first ones run while
+    /// the rest are still being added.
+    private static let batchSize = 1024
 
-    /// Takes `operation` in: tells the delegate, adds the barriers, holds it back while it is not
-    /// ready. Returns whether it goes to Foundation now (the caller hands it over).
+    /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
+    /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.
     private func admit(_ operation: Foundation.Operation) -> Bool {
         let (delegate, barriers, logChannel, isShutDown) = registry.withLock {
             ($0.delegate, $0.barriers, $0.logChannel, $0.isShutDown)
@@ -130,32 +182,27 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         if isShutDown { Self.cancelForShutdown(operation) }  // S21: it finishes without running
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
-        if let logChannel, let conditional = operation as? ConditionalOperation {
-            conditional.addLogChannel(logChannel)
-        }
-        guard let conditional = operation as? ConditionalOperation else {
-            if delegate != nil {
-                FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
-            }
-            return true
-        }
+        let conditional = operation as? ConditionalOperation
+        if let logChannel, let conditional { conditional.addLogChannel(logChannel) }
         // Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
         // readiness answers cheaply for the common operation without any; listing them costs more.
         let dependencies =
-            conditional.dependenciesFinished ? [] : operation.dependencies.filter { !$0.isFinished }
-        var cycle: [Foundation.Operation] = []
-        if !dependencies.isEmpty {
-            cycle = registry.withLock { $0.add(operation, dependencies: dependencies) }
+            conditional?.dependenciesFinished ?? operation.dependencies.allSatisfy(\.isFinished)
+            ? [] : operation.dependencies.filter { !$0.isFinished }
+        if conditional == nil, operation.isFinished || operation.isExecuting {
+            Self.trapAddedTwice(operation)
         }
-        let isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
-        if isReady, !dependencies.isEmpty {
-            registry.withLock { $0.remove(operation) }
-        } else if !isReady, dependencies.isEmpty {
-            // Still held back (conditions, categories): keep it where cancel and wait find it.
-            _ = registry.withLock { $0.add(operation, dependencies: []) }
-            // handed over meanwhile
-            if conditional.state >= .ready { registry.withLock { $0.remove(operation) } }
+        // A cycle is searched through `ConditionalOperation`s alone: among plain operations it is
+        // Foundation's to break (a cancel makes an operation ready there).
+        let (isKnown, cycle) = registry.withLock {
+            ($0.contains(operation), $0.add(operation, dependencies: conditional == nil ? [] : dependencies))
         }
+        // A `ConditionalOperation` added twice traps itself, in `enqueue`.
+        if isKnown, conditional == nil { Self.trapAddedTwice(operation) }
+        if !isKnown { idle.enter() }
+        let isReady =
+            conditional?.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
+            ?? admitPlain(operation, dependencies: dependencies)
         if !cycle.isEmpty { breakCycle(cycle) }
         return isReady
     }
@@ -164,8 +211,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// start only once it ran, as on any `OperationQueue`, including operations held back.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         let operation = BlockOperation(block: barrier)
-        let held = registry.withLock { $0.operations }
-        for earlier in held + operations where earlier !== operation { operation.addDependency(earlier) }
+        let earlier = registry.withLock { $0.operations }
+        for earlier in earlier where earlier !== operation { operation.addDependency(earlier) }
         registry.withLock { $0.addBarrier(operation) }
         FinishWatcher(watching: operation) { [self] in registry.withLock { $0.removeBarrier(operation) } }
         addOperation(operation)
@@ -173,35 +220,29 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     // MARK: Cancelling and waiting
 
-    /// Cancels every operation added and not finished, including those held back.
+    /// Cancels every operation added and not finished, waiting or running.
     open override func cancelAllOperations() {
-        // The held ones first: cancelling Foundation's may finish the dependency of a held one,
-        // which is then handed over and would be missed by both lists (S11).
         for operation in registry.withLock({ $0.operations }) { operation.cancel() }
-        super.cancelAllOperations()
+        submitCancelledPlainOperations()
     }
 
-    /// Blocks until every operation added, including those held back, finished.
+    /// S13 for plain operations, which Foundation's queue would trap: one operation, one queue, once.
+    private static func trapAddedTwice(_ operation: Foundation.Operation) {
+        Misuse.trap(
+            "\(type(of: operation)) '\(operation.name ?? "")': added to a queue while already in one, executing "
+                + "or finished (S13: an operation is added to one queue, once)")
+    }
+
+    /// Blocks until every operation added finished.
     open override func waitUntilAllOperationsAreFinished() {
-        while let operation = registry.withLock({ $0.anyOperation { !$0.isFinished } }) {
-            operation.waitUntilFinished()
-        }
-        super.waitUntilAllOperationsAreFinished()
+        idle.wait()
     }
 
     // MARK: From the operations
 
-    /// A held operation became ready: Foundation takes it from here.
+    /// A held operation became ready.
     func handOver(_ operation: ConditionalOperation) {
-        // Foundation's first, then forgotten here: `cancelAllOperations()` finds it in one of them.
-        super.addOperation(operation)
-        registry.withLock { $0.remove(operation) }
-    }
-
-    /// An operation of this queue finished (every operation was handed over before).
-    func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
-        guard let delegate = registry.withLock({ $0.delegate }) else { return }
-        delegate.operationQueue(self, operationDidFinish: operation, errors: errors)
+        submit([operation])
     }
 
     /// Every operation of a dependency cycle finishes without executing (S9).

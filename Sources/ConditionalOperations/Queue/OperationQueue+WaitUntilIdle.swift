@@ -24,7 +24,7 @@ extension OperationQueue {
     /// if none is left, else on the thread that finished the last one.
     func whenIdle(excluding excluded: ConditionalOperation?, _ body: @escaping @Sendable () -> Void) {
         let pending =
-            (self as? ConditionalOperationQueue)?.unfinishedOperations()
+            (self as? ConditionalOperationQueue)?.unfinishedOperations
             ?? operations.filter { !$0.isFinished }
         let awaited = pending.filter { $0 !== excluded }
         guard !awaited.isEmpty else { return body() }

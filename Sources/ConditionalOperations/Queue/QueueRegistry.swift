@@ -1,8 +1,8 @@
 import Foundation
 
-/// What a ``ConditionalOperationQueue`` knows of the operations it holds back (added, not yet
-/// handed to Foundation): enough to count them, cancel or wait for them, place barriers, and find
-/// dependency cycles, which can only run through operations held back. Foundation knows the rest.
+/// What a ``ConditionalOperationQueue`` knows of its operations (added, not yet finished): enough to
+/// count them, cancel or wait for them, place barriers, find dependency cycles, and run the ready
+/// ones (``Scheduler``).
 struct QueueRegistry {
     private struct Entry {
         let operation: Foundation.Operation
@@ -25,8 +25,19 @@ struct QueueRegistry {
     var logChannel: LogChannel?
     /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called (S21).
     var isShutDown = false
+    /// Which of its ready operations run now.
+    var scheduler = Scheduler()
+    /// Where they run: the queue's `underlyingQueue`, else the global queue of its quality of service.
+    var target = DispatchQueue.global()
+    /// Plain operations waiting for their dependencies to finish before they are submitted (on a
+    /// queue with a concurrency limit).
+    var waitingPlain: [ObjectIdentifier: Foundation.Operation] = [:]
 
     var count: Int { entries.count }
+
+    func contains(_ operation: Foundation.Operation) -> Bool {
+        entries[ObjectIdentifier(operation)] != nil
+    }
 
     var operations: [Foundation.Operation] { entries.values.map(\.operation) }
 
@@ -74,15 +85,22 @@ struct QueueRegistry {
         barriers.removeAll { $0 === barrier }
     }
 
-    /// Forgets an operation handed to Foundation or finished.
-    mutating func remove(_ operation: Foundation.Operation) {
+    /// Forgets an operation that finished; returns whether it was known, and the delegate to tell.
+    mutating func finished(_ operation: Foundation.Operation) -> (
+        known: Bool, delegate: (any ConditionalOperationQueueDelegate)?
+    ) {
+        (remove(operation), delegate)
+    }
+
+    private mutating func remove(_ operation: Foundation.Operation) -> Bool {
         let id = ObjectIdentifier(operation)
-        guard let entry = entries.removeValue(forKey: id) else { return }
+        guard let entry = entries.removeValue(forKey: id) else { return false }
         for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
         for dependency in entry.elsewhere {
             awaitedBy[dependency]?.remove(id)
             if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
         }
+        return true
     }
 
     /// Every operation reachable from `start` (itself included if on a cycle) following `edges`.

@@ -231,7 +231,7 @@ extension ConditionalOperationsTests.CompositionTests {
 
         @Test func S11_childrenRunWithTheGroupsQualityOfService() async {
             let seen = Box<QualityOfService?>(nil)
-            let child = BlockOperation { seen.value = OperationQueue.current?.qualityOfService }
+            let child = BlockOperation { seen.value = ConditionalOperationQueue.current?.qualityOfService }
             let group = GroupOperation(operations: [child])
             group.qualityOfService = .utility
             OperationQueue().addOperation(group)
@@ -271,8 +271,8 @@ extension ConditionalOperationsTests.CompositionTests {
                 group.addOperation(child)
                 group.addOperation(
                     BlockOperation {
-                        ranOnAQueue.value = OperationQueue.current != nil
-                        seenQueue.set(OperationQueue.current)
+                        ranOnAQueue.value = ConditionalOperationQueue.current != nil
+                        seenQueue.set(ConditionalOperationQueue.current)
                     })
             }
             let weakGroup = WeakBox<GroupOperation>()

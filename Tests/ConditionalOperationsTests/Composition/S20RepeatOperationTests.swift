@@ -128,7 +128,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let seen = WeakBox<OperationQueue>()
             let poll = RepeatOperation<Int>(maximumCount: 1) { number in
                 ClosureOperation<Int> { operation in
-                    seen.set(OperationQueue.current)
+                    seen.set(ConditionalOperationQueue.current)
                     operation.finish(returning: number)
                 }
             }

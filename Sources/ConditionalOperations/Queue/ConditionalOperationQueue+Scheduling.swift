@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+
+/// How a ``ConditionalOperationQueue`` runs its ready operations: on Dispatch, as its ``Scheduler``
+/// allows, instead of through Foundation's scheduler, which costs several times as much per
+/// operation and, on Linux, walks every operation it holds on each pass.
+extension ConditionalOperationQueue {
+    func retarget() {
+        let target = super.underlyingQueue ?? .global(qos: super.qualityOfService.dispatchQoSClass)
+        registry.withLock { $0.target = target }
+    }
+
+    /// Ready operations: they run now, or once the scheduler has a slot for them.
+    func submit(_ operations: [Foundation.Operation]) {
+        var target: DispatchQueue?
+        let runnable = registry.withLock { registry in
+            target = registry.target
+            return registry.scheduler.submit(operations)
+        }
+        run(runnable, on: target)
+    }
+
+    func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
+        guard !operations.isEmpty else { return }
+        let target = target ?? registry.withLock { $0.target }
+        for operation in operations {
+            target.async { self.start(operation) }
+        }
+    }
+
+    private func start(_ operation: Foundation.Operation) {
+        if !(operation is ConditionalOperation) {
+            // Before it starts: an asynchronous one may finish on another thread at any time. A
+            // `ConditionalOperation` tells its queue itself (`operationFinished`).
+            FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
+        }
+        let outer = RunningQueue.enter(self)
+        operation.start()
+        RunningQueue.leave(restoring: outer)
+    }
+
+    /// An operation this queue ran finished: its slot goes to the next one, the delegate hears it.
+    func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
+        var target: DispatchQueue?
+        let (finished, runnable) = registry.withLock { registry in
+            target = registry.target
+            return (registry.finished(operation), registry.scheduler.finished())
+        }
+        run(runnable, on: target)
+        finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: errors)
+        if finished.known { idle.leave() }
+    }
+
+    // MARK: Plain operations
+
+    /// Takes in a plain operation with unfinished `dependencies` (none: it may be ready now);
+    /// returns whether it is ready now (the caller submits it).
+    ///
+    /// Foundation tells nobody but its own queue when a plain operation's `isReady` changes, as a
+    /// cancel does. Without a concurrency limit to share, Foundation's scheduler runs one that
+    /// must wait; with one, it is submitted once its dependencies finished (a cancel meanwhile is
+    /// noticed then, or by `cancelAllOperations()`).
+    func admitPlain(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> Bool {
+        // A cancelled one starts at once and finishes, as on Foundation's queue.
+        if operation.isCancelled || dependencies.isEmpty && operation.isReady { return true }
+        let limit = registry.withLock { $0.scheduler.limit }
+        if limit == OperationQueue.defaultMaxConcurrentOperationCount || dependencies.isEmpty {
+            handToFoundation(operation)
+        } else {
+            submitOnceDependenciesFinished(operation, dependencies)
+        }
+        return false
+    }
+
+    private func handToFoundation(_ operation: Foundation.Operation) {
+        FinishWatcher(watching: operation) { [self] in
+            let finished = registry.withLock { $0.finished(operation) }
+            finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: [])
+            if finished.known { idle.leave() }
+        }
+        super.addOperation(operation)
+    }
+
+    private func submitOnceDependenciesFinished(
+        _ operation: Foundation.Operation, _ dependencies: [Foundation.Operation]
+    ) {
+        registry.withLock { $0.waitingPlain[ObjectIdentifier(operation)] = operation }
+        let remaining = Locked(dependencies.count)
+        for dependency in dependencies {
+            FinishWatcher(watching: dependency) { [self] in
+                let isLast = remaining.withLock { count in
+                    count -= 1
+                    return count == 0
+                }
+                guard isLast else { return }
+                let unfinished = operation.dependencies.filter { !$0.isFinished }
+                if !unfinished.isEmpty, !operation.isCancelled {
+                    submitOnceDependenciesFinished(operation, unfinished)
+                    return
+                }
+                // Unless `cancelAllOperations()` submitted it meanwhile.
+                guard
+                    registry.withLock({ $0.waitingPlain.removeValue(forKey: ObjectIdentifier(operation)) })
+                        != nil
+                else { return }
+                if operation.isReady || operation.isCancelled {
+                    submit([operation])
+                } else {
+                    handToFoundation(operation)  // its own `isReady` says no: Foundation will hear
+                }
+            }
+        }
+    }
+
+    /// Plain operations waiting for their dependencies that were cancelled: they run now, and
+    /// finish at once, as on Foundation's queue.
+    func submitCancelledPlainOperations() {
+        let cancelled = registry.withLock { registry in
+            let cancelled = registry.waitingPlain.values.filter(\.isCancelled)
+            for operation in cancelled { registry.waitingPlain[ObjectIdentifier(operation)] = nil }
+            return cancelled
+        }
+        if !cancelled.isEmpty { submit(Array(cancelled)) }
+    }
+}

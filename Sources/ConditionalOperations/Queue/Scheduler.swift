@@ -1,0 +1,106 @@
+import Foundation
+
+/// Which ready operations of a ``ConditionalOperationQueue`` run now and which wait for a slot, as
+/// a value: the queue runs the ones it hands out on Dispatch, outside its lock.
+///
+/// It keeps what users of `OperationQueue` rely on: at most `limit` operations run at once
+/// (`maxConcurrentOperationCount`; `OperationQueue.defaultMaxConcurrentOperationCount`: no limit),
+/// none starts while `isSuspended`, and waiting ones start by `queuePriority`, first come first
+/// served within a priority.
+struct Scheduler {
+    private(set) var limit = OperationQueue.defaultMaxConcurrentOperationCount
+    private(set) var isSuspended = false
+    /// Handed out and not yet reported finished.
+    private(set) var running = 0
+    /// The ready operations waiting for a slot or a resume, one first-in first-out line per
+    /// `queuePriority`, the highest first.
+    private var waiting = [Line](repeating: Line(), count: 5)
+    private(set) var waitingCount = 0
+
+    private var hasSlot: Bool {
+        !isSuspended && (limit == OperationQueue.defaultMaxConcurrentOperationCount || running < limit)
+    }
+
+    /// Ready operations: those to run now (in order), the others wait.
+    mutating func submit(_ operations: [Foundation.Operation]) -> [Foundation.Operation] {
+        if waitingCount == 0, hasSlot, limit == OperationQueue.defaultMaxConcurrentOperationCount {
+            running += operations.count  // the common case: no limit, nothing waiting
+            return operations
+        }
+        for operation in operations { wait(operation) }
+        return takeRunnable()
+    }
+
+    /// One operation handed out finished: the ones to run in its place.
+    mutating func finished() -> [Foundation.Operation] {
+        running -= 1
+        return waitingCount == 0 ? [] : takeRunnable()
+    }
+
+    mutating func setLimit(_ newLimit: Int) -> [Foundation.Operation] {
+        limit = newLimit
+        return takeRunnable()
+    }
+
+    mutating func setSuspended(_ suspended: Bool) -> [Foundation.Operation] {
+        isSuspended = suspended
+        return takeRunnable()
+    }
+
+    private mutating func wait(_ operation: Foundation.Operation) {
+        waiting[Self.line(of: operation.queuePriority)].append(operation)
+        waitingCount += 1
+    }
+
+    private mutating func takeRunnable() -> [Foundation.Operation] {
+        var runnable: [Foundation.Operation] = []
+        while waitingCount > 0, hasSlot {
+            guard let line = waiting.indices.first(where: { !waiting[$0].isEmpty }),
+                let operation = waiting[line].popFirst()
+            else { break }
+            waitingCount -= 1
+            running += 1
+            runnable.append(operation)
+        }
+        return runnable
+    }
+
+    private static func line(of priority: Foundation.Operation.QueuePriority) -> Int {
+        switch priority {
+        case .veryHigh: 0
+        case .high: 1
+        case .normal: 2
+        case .low: 3
+        case .veryLow: 4
+        @unknown default: 2
+        }
+    }
+
+    /// First in, first out, letting go of each operation as it leaves.
+    private struct Line {
+        private var operations: [Foundation.Operation?] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == operations.count }
+
+        mutating func append(_ operation: Foundation.Operation) {
+            operations.append(operation)
+        }
+
+        mutating func popFirst() -> Foundation.Operation? {
+            guard head < operations.count else { return nil }
+            defer {
+                operations[head] = nil
+                head += 1
+                if head == operations.count {
+                    operations.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head > 64, head * 2 > operations.count {
+                    operations.removeFirst(head)
+                    head = 0
+                }
+            }
+            return operations[head]
+        }
+    }
+}
