@@ -12,7 +12,7 @@ extension ConditionalOperation {
     public var diagnosis: OperationDiagnosis { diagnosis(known: nil) }
 
     /// ``diagnosis``, with a queue's status the caller read already: a whole queue's diagnoses
-    /// read it once, not once per ready operation (it lists Foundation's operations).
+    /// read it once, not once per ready operation (it lists the queue's operations).
     func diagnosis(known: OperationDiagnosis.KnownQueueStatus?) -> OperationDiagnosis {
         let snapshot = diagnosticSnapshot
         return OperationDiagnosis(

@@ -5,7 +5,7 @@ extension ConditionalOperationQueue {
     /// read once, in turn.
     public var diagnoses: [OperationDiagnosis] {
         let operations = unfinishedOperations
-        let known = OperationDiagnosis.KnownQueueStatus(self)  // once: it lists Foundation's operations
+        let known = OperationDiagnosis.KnownQueueStatus(self)  // once: it lists the queue's operations
         return operations.map { OperationDiagnosis(of: $0, known: known) }
     }
 

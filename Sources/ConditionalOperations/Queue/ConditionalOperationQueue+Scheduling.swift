@@ -13,11 +13,13 @@ extension ConditionalOperationQueue {
     /// Ready operations: they run now, or once the scheduler has a slot for them.
     func submit(_ operations: [Foundation.Operation]) {
         var target: DispatchQueue?
-        let runnable = registry.withLock { registry in
+        let all = registry.withLock { registry in
             target = registry.target
-            return registry.scheduler.submit(operations)
+            return registry.scheduler.submitAll(count: operations.count)
         }
-        run(runnable, on: target)
+        if all { return run(operations, on: target) }
+        let prioritized = operations.map { ($0, $0.queuePriority) }
+        run(registry.withLock { $0.scheduler.submit(prioritized) }, on: target)
     }
 
     func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
@@ -29,14 +31,36 @@ extension ConditionalOperationQueue {
     }
 
     private func start(_ operation: Foundation.Operation) {
-        if !(operation is ConditionalOperation) {
-            // Before it starts: an asynchronous one may finish on another thread at any time. A
-            // `ConditionalOperation` tells its queue itself (`operationFinished`).
-            FinishWatcher(watching: operation) { [self] in operationFinished(operation, errors: []) }
-        }
+        guard operation is ConditionalOperation else { return startPlain(operation) }
+        // A `ConditionalOperation` tells its queue itself when it finished (`operationFinished`).
         let outer = RunningQueue.enter(self)
         operation.start()
         RunningQueue.leave(restoring: outer)
+    }
+
+    private func startPlain(_ operation: Foundation.Operation) {
+        guard operation.isReady || operation.isCancelled else {
+            // A dependency added since it was submitted: Foundation's `start()` would trap.
+            run(registry.withLock { $0.scheduler.finished() })
+            _ = admitPlain(operation, dependencies: operation.dependencies.filter { !$0.isFinished })
+            return
+        }
+        // Watched before it starts: an asynchronous one may finish on another thread at any time.
+        // One that finished without telling (no KVO `isFinished`) is reported once `start()`
+        // returned, as Foundation's own queue checks.
+        let report = Locked(true)
+        let finished: @Sendable () -> Void = { [self] in
+            let isFirst = report.withLock { pending in
+                defer { pending = false }
+                return pending
+            }
+            if isFirst { operationFinished(operation, errors: []) }
+        }
+        FinishWatcher(watching: operation, onFinish: finished)
+        let outer = RunningQueue.enter(self)
+        operation.start()
+        RunningQueue.leave(restoring: outer)
+        if operation.isFinished { finished() }
     }
 
     /// An operation this queue ran finished: its slot goes to the next one, the delegate hears it.
@@ -115,11 +139,11 @@ extension ConditionalOperationQueue {
     /// Plain operations waiting for their dependencies that were cancelled: they run now, and
     /// finish at once, as on Foundation's queue.
     func submitCancelledPlainOperations() {
-        let cancelled = registry.withLock { registry in
-            let cancelled = registry.waitingPlain.values.filter(\.isCancelled)
-            for operation in cancelled { registry.waitingPlain[ObjectIdentifier(operation)] = nil }
-            return cancelled
+        // `isCancelled` may be overridden: read outside the lock.
+        let cancelled = registry.withLock { Array($0.waitingPlain.values) }.filter(\.isCancelled)
+        let taken = registry.withLock { registry in
+            cancelled.filter { registry.waitingPlain.removeValue(forKey: ObjectIdentifier($0)) != nil }
         }
-        if !cancelled.isEmpty { submit(Array(cancelled)) }
+        if !taken.isEmpty { submit(taken) }
     }
 }

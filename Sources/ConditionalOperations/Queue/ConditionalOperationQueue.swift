@@ -19,11 +19,12 @@ import Foundation
 /// `addBarrierBlock(_:)`, `cancelAllOperations()`, `waitUntilAllOperationsAreFinished()` and
 /// `addOperations(_:waitUntilFinished:)`.
 ///
-/// Two things differ from Foundation's queue, because its operations never enter Foundation's own
+/// Two things differ from Foundation's queue, because its operations don't go through Foundation's
 /// scheduler: `operationCount` and `operations` (which a subclass can't override on Linux) list
-/// nothing, so read ``unfinishedOperationCount`` and ``unfinishedOperations`` instead; and inside a
-/// running operation `OperationQueue.current` is not this queue (an operation's own queue is where
-/// it produces operations, S10).
+/// only the plain operations it leaves to Foundation (one added with unfinished dependencies to a
+/// queue without a concurrency limit, or whose own `isReady` says no), so read
+/// ``unfinishedOperationCount`` and ``unfinishedOperations`` instead; and inside a running
+/// operation `OperationQueue.current` is not this queue: read ``current``.
 open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     // mutable state: behind `registry`'s lock
     let registry = Locked(QueueRegistry())
@@ -89,7 +90,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         get { registry.withLock { $0.scheduler.limit } }
         set {
             super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
-            run(registry.withLock { $0.scheduler.setLimit(super.maxConcurrentOperationCount) })
+            let limit = super.maxConcurrentOperationCount
+            run(registry.withLock { $0.scheduler.setLimit(limit) })
         }
     }
 

@@ -21,13 +21,24 @@ struct Scheduler {
         !isSuspended && (limit == OperationQueue.defaultMaxConcurrentOperationCount || running < limit)
     }
 
-    /// Ready operations: those to run now (in order), the others wait.
-    mutating func submit(_ operations: [Foundation.Operation]) -> [Foundation.Operation] {
-        if waitingCount == 0, hasSlot, limit == OperationQueue.defaultMaxConcurrentOperationCount {
-            running += operations.count  // the common case: no limit, nothing waiting
-            return operations
+    /// Ready operations, when no limit or suspension holds any back and none waits: they all run
+    /// now (`true`); otherwise nothing changes (`false`): ask again with their priorities.
+    mutating func submitAll(count: Int) -> Bool {
+        guard waitingCount == 0, !isSuspended, limit == OperationQueue.defaultMaxConcurrentOperationCount
+        else { return false }
+        running += count
+        return true
+    }
+
+    /// Ready operations with their `queuePriority` (read before locking: it may be overridden):
+    /// those to run now, in order; the others wait.
+    mutating func submit(_ operations: [(Foundation.Operation, Foundation.Operation.QueuePriority)])
+        -> [Foundation.Operation]
+    {
+        for (operation, priority) in operations {
+            waiting[Self.line(of: priority)].append(operation)
+            waitingCount += 1
         }
-        for operation in operations { wait(operation) }
         return takeRunnable()
     }
 
@@ -45,11 +56,6 @@ struct Scheduler {
     mutating func setSuspended(_ suspended: Bool) -> [Foundation.Operation] {
         isSuspended = suspended
         return takeRunnable()
-    }
-
-    private mutating func wait(_ operation: Foundation.Operation) {
-        waiting[Self.line(of: operation.queuePriority)].append(operation)
-        waitingCount += 1
     }
 
     private mutating func takeRunnable() -> [Foundation.Operation] {

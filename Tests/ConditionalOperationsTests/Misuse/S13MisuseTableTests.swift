@@ -138,19 +138,48 @@ extension ConditionalOperationsTests {
             }
         #endif
 
-        /// Foundation's queue tells nobody it took an operation, and a `ConditionalOperationQueue`
-        /// runs its operations itself: an operation in both is not trapped, and runs once (Misuse.md
-        /// says so, and why that queue must then not go on: swift-corelibs-foundation may crash).
-        @Test func S13_anOperationInAFoundationQueueAndAConditionalOperationQueueRunsOnce() async {
-            let operation = ProbeOperation()
-            let foundation = OperationQueue()
-            foundation.isSuspended = true  // and left so: see above
-            foundation.addOperation(operation)
-            ConditionalOperationQueue().addOperation(operation)
-            await operation.waitUntilFinished()
-            #expect(operation.executions.current == 1)
-            withExtendedLifetime(foundation) {}
-        }
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+                /// Foundation's queue tells nobody it took an operation, and a
+                /// `ConditionalOperationQueue` runs its operations itself: an operation in both is
+                /// not trapped, runs once, and Foundation complains (Misuse.md says what follows).
+                @Test func S13_anOperationInAFoundationQueueAndAConditionalOperationQueueRunsOnce() async {
+                    let result = await #expect(
+                        processExitsWith: .success,
+                        observing: [\.standardOutputContent, \.standardErrorContent]
+                    ) {
+                        let operation = ProbeOperation()
+                        let foundation = OperationQueue()
+                        foundation.isSuspended = true  // and left so: it would schedule a finished operation
+                        foundation.addOperation(operation)
+                        ConditionalOperationQueue().addOperation(operation)
+                        await operation.waitUntilFinished()
+                        MisuseTable.say("executed \(operation.executions.current) time(s)")
+                        withExtendedLifetime(foundation) {}
+                    }
+                    let output =
+                        MisuseTable.text(result?.standardOutputContent)
+                        + MisuseTable.text(result?.standardErrorContent)
+                    #expect(output.contains("executed 1 time(s)"))
+                }
+            #endif
+        #endif
+
+        #if os(Linux)  // swift-corelibs-foundation behaviour
+            #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+                @Test func S13_addingAFinishedOperationToAQueueTrapsInFoundation() async {
+                    let result = await #expect(
+                        processExitsWith: .failure, observing: [\.standardErrorContent]
+                    ) {
+                        let operation = ConditionalOperation()
+                        operation.start()  // the default execute() finishes at once
+                        OperationQueue().addOperation(operation)
+                    }
+                    let message = MisuseTable.text(result?.standardErrorContent)
+                    #expect(message.contains(MisuseTable.foundationEnqueueTrap))
+                }
+            #endif
+        #endif
 
         #if os(Linux)  // swift-corelibs-foundation behaviour
             #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2

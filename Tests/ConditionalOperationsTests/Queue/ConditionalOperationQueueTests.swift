@@ -236,6 +236,22 @@ extension ConditionalOperationsTests {
             #expect(earlierFinishedFirst.withLock { $0 })
         }
 
+        /// Foundation's own queue checks `isFinished` once `start()` returned: so does this one,
+        /// for a plain operation that finishes without KVO, or its slot would never be given back.
+        @Test func aPlainOperationThatFinishesWithoutTellingGivesItsSlotBack() async {
+            final class SilentOperation: Foundation.Operation, @unchecked Sendable {
+                private let done = Locked(false)  // state behind its own lock
+                override var isFinished: Bool { done.withLock { $0 } }
+                override func start() { done.withLock { $0 = true } }  // no KVO
+            }
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.addOperation(SilentOperation())
+            let after = Latch()
+            queue.addOperation { after.countDown() }
+            #expect(await after.wait())
+        }
+
         @Test func dependenciesOnOtherQueuesAndAsynchronousPlainOperationsWork() async {
             final class AsyncPlainOperation: Foundation.Operation, @unchecked Sendable {
                 // state behind `state`'s lock
