@@ -11,17 +11,9 @@ extension Scenario {
             "n empty closures on DispatchQueue.global() (the floor) vs n ConditionalOperation on ConditionalOperationQueue",
         defaultSizes: [100_000],
         measure: { n, settings, limit in
-            let alternation = Alternation(
-                label: "dispatch-floor n=\(n)", rounds: settings.rounds, limit: limit, sides: settings.sides)
-            let result = alternation.run(
-                warmup: { side in Floor.run(side, n: n / 10) },
-                round: { side in Floor.run(side, n: n) })
-            switch result {
-            case .failure(let failure):
-                return [Row(label: "dispatch-floor", n: n, failure: failure)]
-            case .success(let samples):
-                return [TimedSample.row(label: "dispatch-floor", n: n, samples, target: .ratio(3))]
-            }
+            TimedSample.alternate(
+                label: "dispatch-floor", n: n, settings: settings, limit: limit, target: .ratio(3),
+                Floor.run(_:n:))
         },
         footnote: { _ in
             "dispatch-floor: Foundation's column is the floor, n empty closures on DispatchQueue.global() with a group."

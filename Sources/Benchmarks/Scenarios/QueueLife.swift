@@ -37,18 +37,9 @@ extension Scenario {
             "n AsyncOperation<Void> {} through queue.run (the caller's task context, S22) vs addOperation + await waitUntilFinished(), 8 tasks each running n/8 in turn",
         defaultSizes: [100_000],
         measure: { n, settings, limit in
-            let alternation = Alternation(
-                label: "run-task-context n=\(n)", rounds: settings.rounds, limit: limit, sides: settings.sides
-            )
-            let result = alternation.run(
-                warmup: { side in ContextRun.run(side, n: n / 10) },
-                round: { side in ContextRun.run(side, n: n) })
-            switch result {
-            case .failure(let failure):
-                return [Row(label: "run-task-context", n: n, failure: failure)]
-            case .success(let samples):
-                return [TimedSample.row(label: "run-task-context", n: n, samples, target: .ratio(1.1))]
-            }
+            TimedSample.alternate(
+                label: "run-task-context", n: n, settings: settings, limit: limit, target: .ratio(1.1),
+                ContextRun.run(_:n:))
         },
         footnote: { _ in
             "run-task-context: Foundation's column is the library's own add-and-await, without the caller's context."
@@ -60,6 +51,22 @@ struct TimedSample: RoundSample {
     var elapsed: Duration
     var problem: String?
     var summary: String { Format.seconds(elapsed) }
+
+    /// The row of `run` alternating between the sides, after a warm-up of a tenth of `n`.
+    static func alternate(
+        label: String, n: Int, settings: Settings, limit: Duration, target: Target,
+        _ run: @escaping @Sendable (Side, Int) -> TimedSample
+    ) -> [Row] {
+        let alternation = Alternation(
+            label: "\(label) n=\(n)", rounds: settings.rounds, limit: limit, sides: settings.sides)
+        let result = alternation.run(warmup: { side in run(side, n / 10) }, round: { side in run(side, n) })
+        switch result {
+        case .failure(let failure):
+            return [Row(label: label, n: n, failure: failure)]
+        case .success(let samples):
+            return [row(label: label, n: n, samples, target: target)]
+        }
+    }
 
     static func row(label: String, n: Int, _ samples: [Side: [TimedSample]], target: Target) -> Row {
         let foundation = (samples[.foundation] ?? []).map(\.elapsed)
