@@ -42,7 +42,8 @@ extension ConditionalOperationQueue {
         guard operation.isReady || operation.isCancelled else {
             // A dependency added since it was submitted: Foundation's `start()` would trap.
             run(registry.withLock { $0.scheduler.finished() })
-            _ = admitPlain(operation, dependencies: operation.dependencies.filter { !$0.isFinished })
+            let dependencies = operation.dependencies.filter { !$0.isFinished }
+            if admitPlain(operation, dependencies: dependencies) { submit([operation]) }
             return
         }
         // Watched before it starts: an asynchronous one may finish on another thread at any time.

@@ -252,6 +252,24 @@ extension ConditionalOperationsTests {
             #expect(await after.wait())
         }
 
+        /// A plain operation given a dependency while it waits for a slot is not started when
+        /// its slot comes (Foundation's `start()` would trap): it waits for that dependency.
+        @Test func aPlainOperationGivenADependencyWhileWaitingForASlotWaitsForIt() async {
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.isSuspended = true
+            let order = Recorder()
+            let waiting = BlockOperation { order.record("waiting") }
+            let done = completionLatch([waiting])
+            queue.addOperation(waiting)
+            let late = BlockOperation { order.record("late dependency") }
+            waiting.addDependency(late)
+            queue.isSuspended = false
+            OperationQueue().addOperation(late)
+            #expect(await done.wait())
+            #expect(order.all == ["late dependency", "waiting"])
+        }
+
         @Test func dependenciesOnOtherQueuesAndAsynchronousPlainOperationsWork() async {
             final class AsyncPlainOperation: Foundation.Operation, @unchecked Sendable {
                 // state behind `state`'s lock
