@@ -49,13 +49,9 @@ extension ConditionalOperationQueue {
         // Watched before it starts: an asynchronous one may finish on another thread at any time.
         // One that finished without telling (no KVO `isFinished`) is reported once `start()`
         // returned, as Foundation's own queue checks.
-        let report = Locked(true)
+        let isUnreported = Locked(true)
         let finished: @Sendable () -> Void = { [self] in
-            let isFirst = report.withLock { pending in
-                defer { pending = false }
-                return pending
-            }
-            if isFirst { operationFinished(operation, errors: []) }
+            if isUnreported.clear() { operationFinished(operation, errors: []) }
         }
         FinishWatcher(watching: operation, onFinish: finished)
         let outer = RunningQueue.enter(self)
@@ -64,12 +60,13 @@ extension ConditionalOperationQueue {
         if operation.isFinished { finished() }
     }
 
-    /// An operation this queue ran finished: its slot goes to the next one, the delegate hears it.
-    func operationFinished(_ operation: Foundation.Operation, errors: [any Error]) {
+    /// An operation of this queue finished: the registry forgets it, its slot goes to the next
+    /// one (unless Foundation ran it: `heldASlot` is then `false`), the delegate hears it.
+    func operationFinished(_ operation: Foundation.Operation, errors: [any Error], heldASlot: Bool = true) {
         var target: DispatchQueue?
         let (finished, runnable) = registry.withLock { registry in
             target = registry.target
-            return (registry.finished(operation), registry.scheduler.finished())
+            return (registry.finished(operation), heldASlot ? registry.scheduler.finished() : [])
         }
         run(runnable, on: target)
         finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: errors)
@@ -99,9 +96,7 @@ extension ConditionalOperationQueue {
 
     private func handToFoundation(_ operation: Foundation.Operation) {
         FinishWatcher(watching: operation) { [self] in
-            let finished = registry.withLock { $0.finished(operation) }
-            finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: [])
-            if finished.known { idle.leave() }
+            operationFinished(operation, errors: [], heldASlot: false)
         }
         super.addOperation(operation)
     }

@@ -26,12 +26,7 @@ extension ConditionalOperationQueue {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let isWaiting = Locked(true)
                 let end: @Sendable () -> Void = {
-                    if isWaiting.withLock({ waiting in
-                        defer { waiting = false }
-                        return waiting
-                    }) {
-                        continuation.resume()
-                    }
+                    if isWaiting.clear() { continuation.resume() }
                 }
                 let seconds =
                     Double(gracePeriod.components.seconds)

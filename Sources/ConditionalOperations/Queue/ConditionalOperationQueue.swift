@@ -189,8 +189,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         // Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
         // readiness answers cheaply for the common operation without any; listing them costs more.
         let dependencies =
-            conditional?.dependenciesFinished ?? operation.dependencies.allSatisfy(\.isFinished)
-            ? [] : operation.dependencies.filter { !$0.isFinished }
+            conditional?.dependenciesFinished == true ? [] : operation.dependencies.filter { !$0.isFinished }
         if conditional == nil, operation.isFinished || operation.isExecuting {
             Self.trapAddedTwice(operation)
         }

@@ -11,11 +11,11 @@ struct Scheduler {
     private(set) var limit = OperationQueue.defaultMaxConcurrentOperationCount
     private(set) var isSuspended = false
     /// Handed out and not yet reported finished.
-    private(set) var running = 0
+    private var running = 0
     /// The ready operations waiting for a slot or a resume, one first-in first-out line per
     /// `queuePriority`, the highest first.
     private var waiting = [Line](repeating: Line(), count: 5)
-    private(set) var waitingCount = 0
+    private var waitingCount = 0
 
     private var hasSlot: Bool {
         !isSuspended && (limit == OperationQueue.defaultMaxConcurrentOperationCount || running < limit)
