@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What answers swift-corelibs-foundation's cached `isReady` (LINUX-FOUNDATION.md, "How the
 /// queue hears about state").
 ///
@@ -8,13 +10,18 @@
 /// and the queue then never starts it. So readiness is announced again, from another thread,
 /// whenever such a stale `false` may have been stored.
 struct ReadinessAnnouncements {
+    /// How long a re-announcement waits: a stale `false` is rare, and the announcement it needs
+    /// costs a plain queue a pass over every operation it holds, which the operation's start,
+    /// usually sooner, makes unnecessary.
+    static let reannouncementDelay = DispatchTimeInterval.milliseconds(1)
+
     /// The operation announced its readiness by KVO at least once.
     private(set) var hasAnnounced = false
     /// A re-announcement is dispatched and not yet made.
     private var isReannouncePending = false
     /// A query was answered `false`: becoming ready inside a later query, or being handed to
     /// Foundation, must also be announced.
-    private var hasAnsweredNotReady = false
+    private(set) var hasAnsweredNotReady = false
     private var inProgress: UInt16 = 0
     /// Queries while announcing: beyond the announcement's own, one may store a stale answer.
     private var queriesDuring: UInt16 = 0

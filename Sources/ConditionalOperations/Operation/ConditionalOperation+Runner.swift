@@ -65,7 +65,10 @@ extension ConditionalOperation {
             }
         }
         if followup.contains(.reannounceLater) {
-            DispatchQueue.global(qos: dispatchQoS).async {
+            // Later, not at once: by then the queue has most likely started it, and a plain
+            // queue's every announcement is a scheduling pass over all it holds.
+            let due = DispatchTime.now() + ReadinessAnnouncements.reannouncementDelay
+            DispatchQueue.global(qos: dispatchQoS).asyncAfter(deadline: due) {
                 if self.machine.withLock({ $0.reannouncementDue() }) { self.announceReadiness() }
             }
         }

@@ -26,6 +26,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Only reached through ``machine``, under the operation's lock. Unchecked exclusivity: that
     /// lock already makes every access exclusive, and a plain queue reads it for every `isReady`.
     @exclusivity(unchecked) fileprivate var lockedMachine = OperationStateMachine()
+    /// The machine's ``ReadinessHint``, published by ``machine`` at the end of each locked section.
+    fileprivate let published = LockFreeReadiness()
 
     /// The state machine, behind the operation's lock (one of ``LockTable``'s).
     var machine: MachineLock { MachineLock(operation: self) }
@@ -75,9 +77,11 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// `true` once the operation reached `finished`: after the `finished(errors:)` hook and every
     /// `operationDidFinish` observer returned, so a dependent never starts before them.
     public final override var isFinished: Bool {
+        // Where Foundation polls, the hint is exact: it mirrors the machine as of the last unlock.
+        if LockFreeReadiness.isKept { return published.current == .finished }
         // Foundation's reads (two to four, as its threads happen to run) are not the library's
         // trips: not counted, so that `LockTripTests` count only the library's own.
-        machine.withLock(counted: false) { $0.state == .finished }
+        return machine.withLock(counted: false) { $0.state == .finished }
     }
 
     /// `true` once ``cancel()`` took effect. Unlike a plain `Operation`'s, a cancel that comes
@@ -89,7 +93,19 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// The first query that finds every dependency finished starts evaluating the conditions
     /// (that is how a plain `OperationQueue`, which tells an operation nothing, admits it).
     public final override var isReady: Bool {
-        // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply.
+        // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply,
+        // without the lock where Foundation polls (``ReadinessHint``).
+        switch published.current {
+        case .waiting:
+            return false
+        case .started, .finished:
+            return true
+        case .dependencies:
+            // Foundation's `false` stands if the phase it was read in is still the hint's.
+            if !dependenciesFinished, published.current == .dependencies { return false }
+        case .ask:
+            break
+        }
         switch machine.withLock({ $0.settledReadiness() }) {
         case .answer(let isReady):
             return isReady
@@ -253,6 +269,7 @@ struct MachineLock {
             // operations on each of the operation's trips.
             try Unmanaged.passUnretained(operation)._withUnsafeGuaranteedRef { operation in
                 let result = try body(&operation.lockedMachine)
+                operation.published.publish(from: &operation.lockedMachine)
                 // The machine reads no clock and no thread: what the event's phase records is passed in.
                 if operation.lockedMachine.awaitedStamp != .none {
                     operation.lockedMachine.stamp(thread: .current, now: .now)

@@ -52,6 +52,37 @@
                 #expect(trips <= 13)
             }
 
+            /// DESIGN §5: a plain queue under swift-corelibs-foundation asks every waiting operation
+            /// `isReady` on each scheduling pass; once it answered `false`, those answers take no lock.
+            @Test(.enabled(if: LockFreeReadiness.isKept))
+            func aWaitingOperationAnswersIsReadyWithoutALock() {
+                let dependency = ConditionalOperation()
+                let waitingForADependency = ConditionalOperation()
+                waitingForADependency.addDependency(dependency)
+                let waitingForACondition = ConditionalOperation()
+                waitingForACondition.addCondition(Unanswered())
+                let waiting = [waitingForADependency, waitingForACondition]
+                // The first answers take the lock: admission, then a `false` recorded as answered.
+                for _ in 0..<2 {
+                    for operation in waiting { #expect(!operation.isReady) }
+                }
+                _ = LockCounter.take()
+                for _ in 0..<100 {
+                    for operation in waiting { #expect(!operation.isReady && !operation.isFinished) }
+                }
+                #expect(LockCounter.take() == 0)
+                for operation in waiting { operation.cancel() }
+                for operation in waiting { #expect(operation.isReady) }
+            }
+
+            /// A condition that never answers: its operation stays `evaluating` until cancelled.
+            struct Unanswered: OperationCondition {
+                func evaluate(
+                    for operation: ConditionalOperation,
+                    completion: @escaping @Sendable (OperationConditionResult) -> Void
+                ) {}
+            }
+
             @Test func anOperationWithAConditionAndAnObserver() {
                 let queue = OperationQueue()
                 let trips = Self.fewestTrips {

@@ -1,0 +1,41 @@
+/// The `isReady` and `isFinished` answers that swift-corelibs-foundation may read without the
+/// operation's lock (DESIGN §4, §5: a plain queue asks every waiting operation on each pass, and
+/// must pay no more for it than for its own waiting `BlockOperation`s).
+///
+/// A pure function of the machine, published at the end of every locked section
+/// (``LockFreeReadiness``): it never runs ahead of the machine, and a reader that finds it still
+/// `waiting` after reading Foundation's answer saw the phase the locked query would have seen.
+enum ReadinessHint: UInt8 {
+    /// Ask under the lock: the answer may change something (admission, an announcement).
+    case ask
+    /// Waiting for its dependencies, after a `false` was answered (``ReadinessAnnouncements``):
+    /// Foundation's `false` is the answer; its `true` needs the locked query.
+    case dependencies
+    /// Its conditions or categories will tell, after a `false` was answered: `false`.
+    case waiting
+    /// Started, and not finished: `isReady` is `true`.
+    case started
+    /// `isReady` and `isFinished` are `true`.
+    case finished
+}
+
+extension OperationStateMachine {
+    /// What ``ConditionalOperation/isReady`` may answer without the lock, now.
+    var readinessHint: ReadinessHint {
+        // Being deallocated, its queries change nothing (``settledReadiness()``): not worth a hint.
+        let answeredNotReady = announcements.hasAnsweredNotReady && !isDeallocating
+        switch phase {
+        case .initialized, .pending:
+            return answeredNotReady ? .dependencies : .ask
+        case .evaluating, .acquiring:
+            return answeredNotReady ? .waiting : .ask
+        case .ready:
+            // A query while ready counts (``ReadinessAnnouncements/queriedWhileReady()``).
+            return .ask
+        case .executing, .draining, .finishing:
+            return .started
+        case .finished:
+            return .finished
+        }
+    }
+}

@@ -1,0 +1,45 @@
+#if !canImport(ObjectiveC)
+    import Synchronization
+#endif
+
+/// An operation's ``ReadinessHint``, readable without its lock where Foundation polls.
+///
+/// Only swift-corelibs-foundation asks `isReady` of every waiting operation on each scheduling
+/// pass (LINUX-FOUNDATION.md); Apple's Foundation listens to KVO instead, and `Atomic` needs
+/// macOS 15 there: on Apple platforms this holds nothing and every read takes the lock.
+struct LockFreeReadiness: ~Copyable, Sendable {
+    #if !canImport(ObjectiveC)
+        private let hint = Atomic<UInt8>(ReadinessHint.ask.rawValue)
+    #endif
+
+    /// The hint as of the last locked section: `.ask` where it is not kept.
+    @inline(__always)
+    var current: ReadinessHint {
+        #if !canImport(ObjectiveC)
+            // Acquiring: a `finished` read sees everything the operation did before finishing.
+            ReadinessHint(rawValue: hint.load(ordering: .acquiring)) ?? .ask
+        #else
+            .ask
+        #endif
+    }
+
+    /// Called under the operation's lock, at the end of every locked section. `inout` only so
+    /// that the machine is read in place: a copy of it costs a retain and release of each field.
+    @inline(__always)
+    func publish(from machine: inout OperationStateMachine) {
+        #if !canImport(ObjectiveC)
+            let value = machine.readinessHint.rawValue
+            // Only the lock's holder writes: a relaxed read of its own last write suffices.
+            if hint.load(ordering: .relaxed) != value { hint.store(value, ordering: .releasing) }
+        #endif
+    }
+
+    /// Whether the lock-free hint is kept on this platform.
+    static var isKept: Bool {
+        #if !canImport(ObjectiveC)
+            true
+        #else
+            false
+        #endif
+    }
+}
