@@ -23,7 +23,7 @@ public enum DataTaskError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The transport error of ``transport(_:url:)``, else `nil`.
-    public var underlying: (any Error)? {
+    public var underlyingError: (any Error)? {
         if case .transport(let error, _) = self { return error }
         return nil
     }

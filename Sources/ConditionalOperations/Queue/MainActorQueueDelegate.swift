@@ -11,7 +11,7 @@ import Foundation
 ///     init() {
 ///         delegate = MainActorQueueDelegate(
 ///             didAdd: { [weak self] _, _ in self?.running += 1 },
-///             operationDidFinish: { [weak self] _, _, _ in self?.running -= 1 })
+///             didFinish: { [weak self] _, _, _ in self?.running -= 1 })
 ///         queue.delegate = delegate
 ///     }
 /// }
@@ -22,18 +22,18 @@ import Foundation
 /// after the fact: `didAdd` once the operation was added (a plain delegate hears `willAdd` before).
 public final class MainActorQueueDelegate: ConditionalOperationQueueDelegate {
     private let didAdd: (@MainActor @Sendable (ConditionalOperationQueue, Foundation.Operation) -> Void)?
-    private let operationDidFinish:
+    private let didFinish:
         (@MainActor @Sendable (ConditionalOperationQueue, Foundation.Operation, [any Error]) -> Void)?
 
     /// Creates a delegate that calls the given closures on the main actor.
     public init(
         didAdd: (@MainActor @Sendable (ConditionalOperationQueue, Foundation.Operation) -> Void)? = nil,
-        operationDidFinish: (
+        didFinish: (
             @MainActor @Sendable (ConditionalOperationQueue, Foundation.Operation, [any Error]) -> Void
         )? = nil
     ) {
         self.didAdd = didAdd
-        self.operationDidFinish = operationDidFinish
+        self.didFinish = didFinish
     }
 
     /// Sends the `didAdd` closure, if any, to the main actor; it runs there after the queue added
@@ -43,12 +43,12 @@ public final class MainActorQueueDelegate: ConditionalOperationQueueDelegate {
         MainActorHop.perform { didAdd(queue, operation) }
     }
 
-    /// Sends the `operationDidFinish` closure, if any, to the main actor; it runs there later.
+    /// Sends the `didFinish` closure, if any, to the main actor; it runs there later.
     public func operationQueue(
         _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
         errors: [any Error]
     ) {
-        guard let operationDidFinish else { return }
-        MainActorHop.perform { operationDidFinish(queue, operation, errors) }
+        guard let didFinish else { return }
+        MainActorHop.perform { didFinish(queue, operation, errors) }
     }
 }

@@ -31,7 +31,7 @@ extension ConditionalOperationsTests {
             let done = Latch()
             let delegate = MainActorQueueDelegate(
                 didAdd: { _, operation in model.log.append("added \(operation.name ?? "")") },
-                operationDidFinish: { _, operation, _ in
+                didFinish: { _, operation, _ in
                     model.log.append("finished \(operation.name ?? "")")
                     done.countDown()
                 })

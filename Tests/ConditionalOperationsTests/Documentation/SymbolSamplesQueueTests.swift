@@ -14,7 +14,7 @@ private enum MainActorQueueDelegateSample {
         init() {
             delegate = MainActorQueueDelegate(
                 didAdd: { [weak self] _, _ in self?.running += 1 },
-                operationDidFinish: { [weak self] _, _, _ in self?.running -= 1 })
+                didFinish: { [weak self] _, _, _ in self?.running -= 1 })
             queue.delegate = delegate
         }
     }

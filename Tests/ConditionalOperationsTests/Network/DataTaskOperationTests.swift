@@ -66,7 +66,7 @@ extension ConditionalOperationsTests {
             #expect(await Self.run(download))
             let error = download.errors.first as? DataTaskError
             #expect(error?.url == url)
-            #expect((error?.underlying as? URLError) != nil, "\(String(describing: error))")
+            #expect((error?.underlyingError as? URLError) != nil, "\(String(describing: error))")
             #expect(error?.statusCode == nil)
         }
 
