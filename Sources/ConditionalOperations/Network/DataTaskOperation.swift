@@ -67,7 +67,8 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
                 data: data, response: response, error: error, url: url, acceptable: acceptable)
             switch outcome {
             case .success(let body): finish(returning: body, recording: endTask)
-            case .failure(let error) where isCancelled && (error.underlyingError as? URLError)?.code == .cancelled:
+            case .failure(let error)
+            where isCancelled && (error.underlyingError as? URLError)?.code == .cancelled:
                 finish(errors: [], recording: endTask)  // the cancel's errors tell why
             case .failure(let error): finish(errors: [error], recording: endTask)
             }
