@@ -178,13 +178,25 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
     /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.
     private func admit(_ operation: Foundation.Operation) -> Bool {
+        let conditional = operation as? ConditionalOperation
+        if let conditional, conditional.dependenciesFinished {
+            // The common operation, in one lock trip: no delegate, barrier, logger or shutdown to
+            // involve, and no dependency to register.
+            let isKnown: Bool? = registry.withLock { registry in
+                guard registry.admitsDirectly else { return nil }
+                return registry.add(operation, dependencies: []).isKnown
+            }
+            if let isKnown {
+                if !isKnown { idle.enter() }
+                return conditional.enqueue(on: self, dependenciesFinished: true)
+            }
+        }
         let (delegate, barriers, logChannel, isShutDown) = registry.withLock {
             ($0.delegate, $0.barriers, $0.logChannel, $0.isShutDown)
         }
         if isShutDown { Self.cancelForShutdown(operation) }  // S21: it finishes without running
         delegate?.operationQueue(self, willAdd: operation)
         for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
-        let conditional = operation as? ConditionalOperation
         if let logChannel, let conditional { conditional.addLogChannel(logChannel) }
         // Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
         // readiness answers cheaply for the common operation without any; listing them costs more.
@@ -196,7 +208,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         // A cycle is searched through `ConditionalOperation`s alone: among plain operations it is
         // Foundation's to break (a cancel makes an operation ready there).
         let (isKnown, cycle) = registry.withLock {
-            ($0.contains(operation), $0.add(operation, dependencies: conditional == nil ? [] : dependencies))
+            $0.add(operation, dependencies: conditional == nil ? [] : dependencies)
         }
         // A `ConditionalOperation` added twice traps itself, in `enqueue`.
         if isKnown, conditional == nil { Self.trapAddedTwice(operation) }

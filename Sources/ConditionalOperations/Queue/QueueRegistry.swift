@@ -35,8 +35,10 @@ struct QueueRegistry {
 
     var count: Int { entries.count }
 
-    func contains(_ operation: Foundation.Operation) -> Bool {
-        entries[ObjectIdentifier(operation)] != nil
+    /// Nothing but the operations to involve in adding one: no delegate, barrier, logger or
+    /// shutdown.
+    var admitsDirectly: Bool {
+        barriers.isEmpty && logChannel == nil && !isShutDown && delegate == nil
     }
 
     var operations: [Foundation.Operation] { entries.values.map(\.operation) }
@@ -46,15 +48,21 @@ struct QueueRegistry {
         entries.values.first { isIncluded($0.operation) }?.operation
     }
 
-    /// Registers `operation` with its unfinished `dependencies`; returns the operations of a
-    /// dependency cycle it closes (empty if none).
+    /// Registers `operation` with its unfinished `dependencies`; returns whether it was registered
+    /// already (a misuse, S13), and the operations of a dependency cycle it closes (empty if none).
     ///
     /// A cycle through `operation` needs an operation of this queue that already depends on it, so
     /// adding operations in dependency order (a chain, a fan-in) costs no search at all.
-    mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> [Foundation
-        .Operation]
-    {
+    mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> (
+        isKnown: Bool, cycle: [Foundation.Operation]
+    ) {
         let id = ObjectIdentifier(operation)
+        if dependencies.isEmpty, awaitedBy.isEmpty {
+            // The common operation: one hash, no search.
+            let entry = Entry(operation: operation, dependencies: [], elsewhere: [])
+            return (entries.updateValue(entry, forKey: id) != nil, [])
+        }
+        let isKnown = entries[id] != nil
         var known: [ObjectIdentifier] = []
         var elsewhere: [ObjectIdentifier] = []
         for dependency in dependencies.lazy.map(ObjectIdentifier.init) where dependency != id {
@@ -70,11 +78,11 @@ struct QueueRegistry {
         for dependent in earlierDependents { entries[dependent]?.dependencies.append(id) }
         entries[id] = Entry(
             operation: operation, dependencies: known, dependents: earlierDependents, elsewhere: elsewhere)
-        if dependencies.contains(where: { $0 === operation }) { return [operation] }
-        guard !earlierDependents.isEmpty, !known.isEmpty else { return [] }
+        if dependencies.contains(where: { $0 === operation }) { return (isKnown, [operation]) }
+        guard !earlierDependents.isEmpty, !known.isEmpty else { return (isKnown, []) }
         let cycle = reachable(from: id, along: \.dependencies).intersection(
             reachable(from: id, along: \.dependents))
-        return cycle.compactMap { entries[$0]?.operation }
+        return (isKnown, cycle.compactMap { entries[$0]?.operation })
     }
 
     mutating func addBarrier(_ barrier: Foundation.Operation) {
