@@ -25,7 +25,7 @@ extension Scenario {
                         shape: .independent, foundation: .taskOperation,
                         ours: .asyncOperationOnConditionalQueue)
                 )
-                .run(label: "async-operation", n: n, settings: settings, limit: limit, target: .ratio(1.0))
+                .run(label: "async-operation", n: n, settings: settings, limit: limit, target: .ratio(0.8))
             ]
         })
 

@@ -10,7 +10,7 @@ extension Scenario {
                 TimedComparison(matchup: Matchup(shape: .independent, ours: .withConditionAndObserver))
                     .run(
                         label: "condition-observer", n: n, settings: settings, limit: limit,
-                        target: .ratio(1.3))
+                        target: .ratio(1.2))
             ]
         })
 

@@ -10,7 +10,7 @@ extension Scenario {
             [
                 TimedComparison(matchup: Matchup(shape: .independent, ours: .noopOnConditionalQueue))
                     .run(
-                        label: "noop-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(0.8))
+                        label: "noop-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(0.5))
             ]
         })
 
