@@ -286,6 +286,34 @@ extension ConditionalOperationsTests {
             #expect(importer.isFinished && importer.errors.isEmpty)
         }
 
+        @Test func runningOperationsCountsWhatItHolds() async {
+            let queue = ConditionalOperationQueue()
+            queue.isSuspended = true  // nothing starts: the counts below stay as they are
+            let report = ClosureOperation<Void>(name: "report") { operation in operation.finish() }
+            queue.addOperation(report)
+            let counted = queue.operationCount  // 0: Foundation's scheduler never sees it
+            let unfinished = queue.unfinishedOperationCount  // 1: added and not finished
+            queue.isSuspended = false
+            await queue.waitUntilIdle()  // returns once report finished
+            #expect(counted == 0 && unfinished == 1)
+            #expect(report.isFinished && queue.unfinishedOperations.isEmpty)
+        }
+
+        @Test func runningOperationsTheCurrentQueue() async {
+            let queue = ConditionalOperationQueue()
+            let cleanUp = ClosureOperation<Void>(name: "clean up") { operation in operation.finish() }
+            let importer = ClosureOperation<Void>(name: "import") { operation in
+                // The queue running it; Foundation's OperationQueue.current is not that queue here.
+                ConditionalOperationQueue.current?.addOperation(cleanUp)
+                operation.finish()
+            }
+            queue.addOperation(importer)
+            await importer.waitUntilFinished()
+            // importer added cleanUp before it finished, so the queue's idle means cleanUp finished.
+            await queue.waitUntilIdle()
+            #expect(cleanUp.isFinished && cleanUp.errors.isEmpty)
+        }
+
         @Test func runningOperationsByHand() async {
             let checksum = ChecksumOperation()
             checksum.start()  // at most once

@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -262,7 +263,79 @@ extension ConditionalOperationsTests {
             return try await ConditionalOperationQueue().run(total)  // cancelling the task cancels it
         }
 
+        /// The sample of the three guides' "Four things to know about the queue".
+        func fourThingsToKnow(session: Session) -> (
+            post: ConditionalOperation, fetch: ConditionalOperation, dependencies: [String?],
+            checkState: ConditionalOperation.State
+        ) {
+            let queue = ConditionalOperationQueue()
+            queue.isSuspended = true  // starts nothing, but still evaluates conditions
+            let fetch = ClosureOperation<Void>(name: "fetch") { operation in operation.finish() }
+            let post = ClosureOperation<Void>(name: "post") { operation in operation.finish() }
+            post.addCondition(SignedIn(session: session))  // its dependency(for:) is a SignInOperation
+            post.addDependency(fetch)
+            queue.addOperation(post)  // adds the SignInOperation too, which does not wait for fetch
+            let dependencies = post.dependencies.map(\.name)  // ["fetch", "sign in"]
+            let check = ClosureOperation<Void>(name: "check") { operation in operation.finish() }
+            check.addCondition(BlockCondition(name: "online") { true })
+            queue.addOperation(check)
+            let state = check.state  // .ready: its condition answered; it waits for the queue
+            queue.isSuspended = false  // "sign in" and "check" start; fetch is in no queue yet
+            queue.addOperations([fetch], waitUntilFinished: true)  // returns once fetch finished
+            return (post, fetch, dependencies, state)
+        }
+
         // MARK: Running them
+
+        @Test func theFourThingsToKnowAboutTheQueue() async {
+            let session = Session()
+            let (post, fetch, dependencies, checkState) = fourThingsToKnow(session: session)
+            #expect(dependencies == ["fetch", "sign in"])
+            #expect(checkState == .ready)
+            #expect(fetch.isFinished, "addOperations(_:waitUntilFinished: true) waited")
+            await post.waitUntilFinished()
+            #expect(session.isSignedIn && post.errors.isEmpty)
+        }
+
+        /// (a) and (c) of "Four things to know about the queue", shown without the sample's order
+        /// of events: the condition's dependency runs while the operation's own dependency is in
+        /// no queue, and a suspended queue evaluates the conditions of an operation whose
+        /// dependency finished elsewhere, but does not start it.
+        @Test func aConditionDependencyRunsBeforeTheOperationsOwnDependencies() async {
+            let session = Session()
+            let queue = ConditionalOperationQueue()
+            let fetch = ClosureOperation<Void>(name: "fetch") { operation in operation.finish() }
+            let post = ClosureOperation<Void>(name: "post") { operation in operation.finish() }
+            post.addCondition(SignedIn(session: session))
+            post.addDependency(fetch)
+            queue.addOperation(post)
+            let signIn = post.dependencies.compactMap { $0 as? SignInOperation }
+            #expect(signIn.count == 1)
+            for operation in signIn { await operation.waitUntilFinished() }
+            #expect(session.isSignedIn && !fetch.isFinished && post.state == .pending)
+            queue.addOperation(fetch)
+            await post.waitUntilFinished()
+            #expect(post.errors.isEmpty)
+        }
+
+        @Test func aSuspendedQueueEvaluatesTheConditionsOfAnOperationWhoseDependenciesFinished()
+            async throws
+        {
+            let queue = ConditionalOperationQueue()
+            queue.isSuspended = true
+            let fetch = ClosureOperation<Void>(name: "fetch") { operation in operation.finish() }
+            let post = ClosureOperation<Void>(name: "post") { operation in operation.finish() }
+            post.addCondition(BlockCondition(name: "online") { true })
+            post.addDependency(fetch)
+            queue.addOperation(post)
+            #expect(post.state == .pending)
+            OperationQueue().addOperation(fetch)  // finishes elsewhere while the queue is suspended
+            try await post.waitUntil(.ready, timeout: 20)
+            #expect(post.state == .ready && queue.isSuspended, "evaluated, not started")
+            queue.isSuspended = false
+            await post.waitUntilFinished()
+            #expect(post.errors.isEmpty)
+        }
 
         @Test func downloadFeedRunsOnceAndTellsTheDelegate() async {
             let feed = FeedClient()
