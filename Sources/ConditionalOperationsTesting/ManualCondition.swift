@@ -8,7 +8,7 @@ import Foundation
 /// let signedIn = ManualCondition(name: "signed in")
 /// upload.addCondition(signedIn)
 /// queue.addOperation(upload)
-/// try await signedIn.evaluated(within: 5)
+/// try await signedIn.waitUntilEvaluated(timeout: 5)
 /// #expect(upload.state == .evaluatingConditions)
 /// signedIn.answer(.failed(SessionError.expired))
 /// try await upload.waitUntilFinished(timeout: 5)
@@ -21,7 +21,7 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     private var result: OperationConditionResult?
     private var unanswered: [@Sendable (OperationConditionResult) -> Void] = []
     private var asked = 0
-    /// The tasks in ``evaluated(within:)``, by number; `nil` until a task's continuation is made.
+    /// The tasks in ``waitUntilEvaluated(timeout:)``, by number; `nil` until a task's continuation is made.
     private var waiters: [Int: CheckedContinuation<Void, Never>?] = [:]
     private var nextWaiter = 0
 
@@ -76,13 +76,13 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     ///
     /// ```swift
     /// queue.addOperation(operation)
-    /// try await condition.evaluated(within: 5)
+    /// try await condition.waitUntilEvaluated(timeout: 5)
     /// #expect(operation.state == .evaluatingConditions)
     /// ```
     ///
     /// It holds no thread and, timed out or cancelled, leaves no waiter or timer behind.
     /// Cancelling the calling task throws `CancellationError`.
-    public func evaluated(within seconds: TimeInterval) async throws {
+    public func waitUntilEvaluated(timeout seconds: TimeInterval) async throws {
         let outcome = try await race({ await self.untilAsked() }, seconds: seconds)
         if case .timedOut = outcome {
             throw WaitTimeoutError(awaited: .evaluation, subject: name, timeout: seconds, diagnosis: nil)

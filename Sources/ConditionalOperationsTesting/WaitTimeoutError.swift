@@ -34,10 +34,10 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
         /// try await upload.waitUntil(.executing, timeout: 5)  // throws .state(.executing)
         /// ```
         case state(ConditionalOperation.State)
-        /// ``ManualCondition/evaluated(within:)``: the condition to be asked to evaluate.
+        /// ``ManualCondition/waitUntilEvaluated(timeout:)``: the condition to be asked to evaluate.
         ///
         /// ```swift
-        /// try await signedIn.evaluated(within: 5)  // throws .evaluation
+        /// try await signedIn.waitUntilEvaluated(timeout: 5)  // throws .evaluation
         /// ```
         case evaluation
 

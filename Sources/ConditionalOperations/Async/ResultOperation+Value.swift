@@ -4,7 +4,7 @@ extension ResultOperation {
     /// Waits without holding a thread until the operation finished and every `operationDidFinish`
     /// observer returned, then returns the value of ``finish(returning:)`` or throws the first of
     /// ``ConditionalOperation/errors`` (`CancellationError()` if it was cancelled without an
-    /// error, ``OperationError/finishedWithoutValue(operation:)`` if it finished without either).
+    /// error, ``OperationError/finishedWithoutValue(name:)`` if it finished without either).
     ///
     /// ```swift
     /// queue.addOperation(fetch)
@@ -32,7 +32,7 @@ extension ResultOperation {
         switch result {
         case .success(let output)?: return output
         case .failure(let error)?: throw error
-        case nil: throw OperationError.finishedWithoutValue(operation: diagnosticName)
+        case nil: throw OperationError.finishedWithoutValue(name: diagnosticName)
         }
     }
 }

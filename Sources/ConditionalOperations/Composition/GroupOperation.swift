@@ -7,7 +7,7 @@ import Foundation
 /// suspended until the group executes and given the group's `qualityOfService`. Children added
 /// before the group executes are handed to it only then; children may also be added while it
 /// runs: from a subclass's ``execute()``, from a child, from an observer of a child, or from
-/// ``childDidFinish(_:errors:)``. Operations the children produce
+/// ``child(_:didFinishWith:)``. Operations the children produce
 /// (``ConditionalOperation/produceOperation(_:)``) and their condition dependencies run on the
 /// same queue and are children too.
 ///
@@ -93,18 +93,13 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         for operation in operations { addOperation(operation) }
     }
 
-    /// Called when a child finished, with its errors, before the group counts it as finished:
-    /// a subclass may add more children here. The default does nothing.
-    ///
-    /// Called outside every lock of the library, on the thread that finished the child, for
-    /// every child the group ran (also the cancelled children of a group that did not execute).
-    open func childDidFinish(_ child: Foundation.Operation, errors: [any Error]) {}
-
     /// The errors the group keeps from a finished child (S11): the default keeps `errors`;
     /// return `[]` to ignore the child's failure, or other errors to transform it.
     ///
-    /// Called once per finished child, after ``childDidFinish(_:errors:)``, outside every lock of
-    /// the library, on the thread that finished the child.
+    /// Called once per finished child, before the group counts it as finished, so a subclass may
+    /// also add more children here; for every child the group ran (also the cancelled children of
+    /// a group that did not execute), outside every lock of the library, on the thread that
+    /// finished the child.
     ///
     /// ```swift
     /// final class SyncAll: GroupOperation, @unchecked Sendable {
@@ -205,7 +200,6 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// The queue saw `child` finish with `errors`.
     func childFinished(_ child: Foundation.Operation, errors: [any Error]) {
         guard group.withLock({ $0.isRunning }) else { return }
-        childDidFinish(child, errors: errors)
         countFinished(child, errors: self.child(child, didFinishWith: errors))
     }
 

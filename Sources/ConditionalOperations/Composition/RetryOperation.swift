@@ -25,7 +25,7 @@ import Foundation
 ///   need an exclusivity category the retry operation holds (S7).
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
-/// (``init(maximumAttempts:backoff:shouldRetry:makeOperation:)``).
+/// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `retry`, behind its lock
     private struct State {
@@ -172,21 +172,21 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 }
 
 extension RetryOperation where Output == Void {
-    /// Retries the operations `makeOperation` makes, given the attempt's number (from 1); for
+    /// Retries the operations `makeAttempt` makes, given the attempt's number (from 1); for
     /// attempts of any kind, whose success carries no value.
     ///
     /// - Parameters:
     ///   - maximumAttempts: attempts in all, the first included (at least 1).
     ///   - backoff: the wait after a failed attempt. Default: none.
     ///   - shouldRetry: whether the errors of a failed attempt call for another. Default: always.
-    ///   - makeOperation: a new operation for each attempt, not enqueued anywhere.
+    ///   - makeAttempt: a new operation for each attempt, not enqueued anywhere.
     public convenience init(
         maximumAttempts: Int, backoff: RetryBackoff = .immediate,
         shouldRetry: @escaping @Sendable ([any Error]) -> Bool = { _ in true },
-        makeOperation: @escaping @Sendable (_ attempt: Int) -> ConditionalOperation
+        makeAttempt: @escaping @Sendable (_ attempt: Int) -> ConditionalOperation
     ) {
         self.init(
             maximumAttempts: maximumAttempts, backoff: backoff, shouldRetry: shouldRetry,
-            makeOperation: makeOperation, outcome: { _ in .success(()) })
+            makeOperation: makeAttempt, outcome: { _ in .success(()) })
     }
 }

@@ -18,8 +18,8 @@ public enum OperationError: Error, Sendable {
     /// The operation is part of a dependency cycle and could never start.
     case dependencyCycle
     /// A ``ResultOperation`` awaited for its ``ResultOperation/value`` finished without errors
-    /// and without a value (a plain `finish()`); `operation` names it.
-    case finishedWithoutValue(operation: String)
+    /// and without a value (a plain `finish()`); `name` names it.
+    case finishedWithoutValue(name: String)
     /// Its ``ConditionalOperationQueue`` was shut down (S21): added after
     /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called, or unfinished when the
     /// grace period ended.
@@ -150,7 +150,7 @@ extension OperationError: CustomStringConvertible {
             Self.describe(
                 dependencies, "\(dependencies.count == 1 ? "dependency was" : "dependencies were") cancelled")
         case .dependencyCycle: "the operation is part of a dependency cycle"
-        case .finishedWithoutValue(let operation): "\(operation) finished without a value"
+        case .finishedWithoutValue(let name): "\(name) finished without a value"
         case .queueShutDown: "its queue was shut down"
         }
     }

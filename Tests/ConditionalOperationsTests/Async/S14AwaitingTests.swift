@@ -33,8 +33,7 @@ extension ConditionalOperationsTests {
             let operation = ClosureOperation<Int>(name: "silent") { $0.finish() }
             OperationQueue().addOperation(operation)
             let value = await within { try await operation.value }
-            #expect(throws: OperationError.finishedWithoutValue(operation: "ClosureOperation<Int> 'silent'"))
-            {
+            #expect(throws: OperationError.finishedWithoutValue(name: "ClosureOperation<Int> 'silent'")) {
                 try value?.get()
             }
         }

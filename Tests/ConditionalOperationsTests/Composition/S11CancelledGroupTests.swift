@@ -70,7 +70,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let group = GroupOperation(operations: [held, running])
             let done = completionLatch([held, running])
             executor.run(group)
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             #expect(await running.executing.wait())
             group.cancel()
             condition.answer(.satisfied)  // too late: the cancel abandoned the condition

@@ -9,7 +9,7 @@ extension ConditionalOperationsTests.CompositionTests {
     /// errors; cancelling it cancels every child; children may be added while it runs.
     @Suite struct S11GroupOperationTests {
         /// A group that adds children from `execute()`, before starting them, and from
-        /// `childDidFinish(_:errors:)`.
+        /// `child(_:didFinishWith:)`.
         final class GrowingGroup: GroupOperation, @unchecked Sendable {  // stored state: lets only
             let fromExecute: ProbeOperation
             let fromHook: ProbeOperation
@@ -26,9 +26,12 @@ extension ConditionalOperationsTests.CompositionTests {
                 super.execute()
             }
 
-            override func childDidFinish(_ child: Foundation.Operation, errors: [any Error]) {
+            override func child(_ child: Foundation.Operation, didFinishWith errors: [any Error])
+                -> [any Error]
+            {
                 heard.record(child.name ?? "?")
                 if child === fromExecute { addOperation(fromHook) }
+                return errors
             }
         }
 

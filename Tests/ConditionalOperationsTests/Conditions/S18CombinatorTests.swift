@@ -50,8 +50,8 @@ extension ConditionalOperationsTests {
             operation.addCondition(first && second)
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
-            try await first.evaluated(within: 20)
-            try await second.evaluated(within: 20)  // asked before the first answered
+            try await first.waitUntilEvaluated(timeout: 20)
+            try await second.waitUntilEvaluated(timeout: 20)  // asked before the first answered
             first.answer(.satisfied)
             second.answer(.satisfied)
             #expect(await done.wait())

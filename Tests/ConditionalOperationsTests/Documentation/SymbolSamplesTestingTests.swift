@@ -96,14 +96,14 @@ extension ConditionalOperationsTests {
             let signedIn = ManualCondition(name: "signed in")
             upload.addCondition(signedIn)
             queue.addOperation(upload)
-            try await signedIn.evaluated(within: 5)
+            try await signedIn.waitUntilEvaluated(timeout: 5)
             #expect(upload.state == .evaluatingConditions)
             signedIn.answer(.failed(SessionError.expired))
             try await upload.waitUntilFinished(timeout: 5)
             #expect(upload.errors.count == 1)
         }
 
-        // ManualCondition.name, .init(name:), .evaluationCount, .answer(_:), .evaluated(within:), .evaluate(for:completion:)
+        // ManualCondition.name, .init(name:), .evaluationCount, .answer(_:), .waitUntilEvaluated(timeout:), .evaluate(for:completion:)
         @Test func aManualConditionIsAskedOnce() async throws {
             let operation = QuickOperation()
             let upload = operation
@@ -111,7 +111,7 @@ extension ConditionalOperationsTests {
             let condition = ManualCondition(name: "reachable")
             operation.addCondition(condition)
             queue.addOperation(operation)
-            try await condition.evaluated(within: 5)
+            try await condition.waitUntilEvaluated(timeout: 5)
             #expect(operation.state == .evaluatingConditions)
             #expect(upload.diagnosis.description.contains("not answered: reachable"))
             condition.answer(.satisfied)
@@ -128,7 +128,7 @@ extension ConditionalOperationsTests {
             let signedIn = ManualCondition(name: "signed in")
             upload.addCondition(signedIn)
             OperationQueue().addOperation(upload)
-            try await signedIn.evaluated(within: 5)
+            try await signedIn.waitUntilEvaluated(timeout: 5)
             #expect(upload.diagnosis.description.contains("not answered: signed in"))
             signedIn.answer(.satisfied)
             try await upload.waitUntil(.executing, timeout: 5)
@@ -167,7 +167,7 @@ extension ConditionalOperationsTests {
         func theAwaitedEvents(upload: ConditionalOperation, signedIn: ManualCondition) async throws {
             try await upload.waitUntilFinished(timeout: 5)  // throws .finished
             try await upload.waitUntil(.executing, timeout: 5)  // throws .state(.executing)
-            try await signedIn.evaluated(within: 5)  // throws .evaluation
+            try await signedIn.waitUntilEvaluated(timeout: 5)  // throws .evaluation
         }
 
         @Test func aWaitTimeoutErrorSays() throws {

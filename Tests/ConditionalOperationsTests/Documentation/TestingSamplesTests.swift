@@ -25,7 +25,7 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         publish.addObserver(observer)
         OperationQueue().addOperation(publish)
 
-        try await signedIn.evaluated(within: 5)
+        try await signedIn.waitUntilEvaluated(timeout: 5)
         #expect(publish.state == .evaluatingConditions)
         #expect(observer.log.isEmpty)
 

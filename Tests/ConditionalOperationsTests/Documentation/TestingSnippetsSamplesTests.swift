@@ -25,7 +25,7 @@ extension ConditionalOperationsTests {
             let signedIn = ManualCondition(name: "signed in")
             publish.addCondition(signedIn)
             queue.addOperation(publish)
-            try await signedIn.evaluated(within: 5)
+            try await signedIn.waitUntilEvaluated(timeout: 5)
             #expect(publish.state == .evaluatingConditions)
             signedIn.answer(.failed(SignInError.refused))
 
@@ -63,7 +63,7 @@ extension ConditionalOperationsTests {
             publish.addObserver(observer)
             OperationQueue().addOperation(publish)
 
-            try await signedIn.evaluated(within: 5)
+            try await signedIn.waitUntilEvaluated(timeout: 5)
             signedIn.answer(.satisfied)
             try await publish.waitUntilFinished(timeout: 5)
             #expect(observer.log == ["didStart", "didFinish(0)"])

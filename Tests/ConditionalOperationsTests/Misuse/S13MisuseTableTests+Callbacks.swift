@@ -20,7 +20,7 @@ extension ConditionalOperationsTests.S13MisuseTableTests {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.addOperation(operation)
-        try await silent.evaluated(within: 20)
+        try await silent.waitUntilEvaluated(timeout: 20)
         // The queue keeps working: the waiting operation holds no slot and no thread.
         let unrelated = ProbeOperation()
         let unrelatedDone = completionLatch([unrelated])

@@ -55,7 +55,7 @@ extension ConditionalOperationsTests {
             operation.addObserver(TimeoutObserver(timeout: 0.05))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             let pastDeadline = Latch()
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
             #expect(await pastDeadline.wait())

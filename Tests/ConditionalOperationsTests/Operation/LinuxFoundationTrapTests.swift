@@ -46,7 +46,7 @@ extension ConditionalOperationsTests {
             let unrelated = ProbeOperation()
             let unrelatedDone = completionLatch([unrelated])
             queue.addOperation(waiting)
-            try await slow.evaluated(within: 20)
+            try await slow.waitUntilEvaluated(timeout: 20)
             queue.addOperation(unrelated)
             #expect(await unrelatedDone.wait(), "an unrelated operation runs while a condition is pending")
             #expect(waiting.state == .evaluatingConditions)

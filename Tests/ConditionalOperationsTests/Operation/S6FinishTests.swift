@@ -74,7 +74,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             operation.start()
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             #expect(operation.state == .evaluatingConditions)
             condition.answer(.satisfied)
             await operation.waitUntilFinished()

@@ -201,7 +201,7 @@ extension ConditionalOperationsTests {
             let held = ProbeOperation()
             held.addCondition(condition)
             queue.addOperation(held)
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             let returned = Latch()
             DispatchQueue.global().async {
                 queue.waitUntilAllOperationsAreFinished()
@@ -219,7 +219,7 @@ extension ConditionalOperationsTests {
             let earlier = ProbeOperation()
             earlier.addCondition(condition)
             queue.addOperation(earlier)
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             let barrierRan = Latch()
             let earlierFinishedFirst = Locked(false)
             queue.addBarrierBlock {

@@ -11,7 +11,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             OperationQueue().addOperation(operation)
-            try await condition.evaluated(within: 20)
+            try await condition.waitUntilEvaluated(timeout: 20)
             #expect(operation.state == .evaluatingConditions)
             #expect(condition.evaluationCount == 1)
             #expect(operation.diagnosis.description.contains("not answered: gate"))
@@ -59,13 +59,13 @@ extension ConditionalOperationsTests {
         @Test func evaluatedReturnsAtOnceWhenItWasAskedAlready() async throws {
             let condition = ManualCondition()
             condition.evaluate(for: ProbeOperation()) { _ in }
-            let returned = await within(seconds: 10) { try await condition.evaluated(within: 600) }
+            let returned = await within(seconds: 10) { try await condition.waitUntilEvaluated(timeout: 600) }
             #expect(returned != nil)
         }
 
         @Test func aConditionNobodyAsksTimesOutSayingWhereToLook() async throws {
             let condition = ManualCondition(name: "never asked")
-            let outcome = await within { try await condition.evaluated(within: 0.05) }
+            let outcome = await within { try await condition.waitUntilEvaluated(timeout: 0.05) }
             let error = try #require(outcome?.failure)
             let timeout = try #require(error as? WaitTimeoutError)
             #expect(timeout.awaited == .evaluation)
@@ -77,7 +77,7 @@ extension ConditionalOperationsTests {
 
         @Test func cancellingTheWaitingTaskEndsTheWaitAtOnce() async throws {
             let condition = ManualCondition()
-            let waiting = Task { try await condition.evaluated(within: 600) }
+            let waiting = Task { try await condition.waitUntilEvaluated(timeout: 600) }
             waiting.cancel()
             let outcome = await within { try await waiting.value }
             #expect(outcome?.failure is CancellationError, "not the 600 s timer")
