@@ -25,7 +25,7 @@ import Foundation
 ///   need an exclusivity category the retry operation holds (S7).
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
-/// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)``).
+/// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)-(_,_,_,(Int)->ConditionalOperation)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `retry`, behind its lock
     private struct State {
