@@ -325,11 +325,8 @@ struct OperationStateMachine {
         phase = .ready(verdict, requests)
         if let owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
-            // Foundation stores `true` when it takes it, but a `false` answered earlier may be
-            // stored after that (``ReadinessAnnouncements``).
-            let handOver: Followup = context.isAdmission ? .admitted : .handOver(to: owner)
-            return announcements.becameReadyAfterAnsweringNotReady()
-                ? [handOver, .reannounceLater] : handOver
+            // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).
+            return context.isAdmission ? .admitted : .handOver(to: owner)
         }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
         guard context.answersQuery else { return .announceReady }

@@ -19,8 +19,7 @@ struct ReadinessAnnouncements {
     private(set) var hasAnnounced = false
     /// A re-announcement is dispatched and not yet made.
     private var isReannouncePending = false
-    /// A query was answered `false`: becoming ready inside a later query, or being handed to
-    /// Foundation, must also be announced.
+    /// A query was answered `false`: becoming ready inside a later query must also be announced.
     private(set) var hasAnsweredNotReady = false
     private var inProgress: UInt16 = 0
     /// Queries while announcing: beyond the announcement's own, one may store a stale answer.
@@ -30,8 +29,8 @@ struct ReadinessAnnouncements {
         hasAnsweredNotReady = true
     }
 
-    /// Became ready inside a query, or was handed to Foundation: returns whether to announce it
-    /// again from another thread.
+    /// Became ready inside a query, without an owner (a plain queue's): returns whether to
+    /// announce it again from another thread.
     mutating func becameReadyAfterAnsweringNotReady() -> Bool {
         guard hasAnsweredNotReady, !isReannouncePending else { return false }
         isReannouncePending = true  // not now: Foundation may hold its queue's lock while it asks
