@@ -42,8 +42,13 @@ extension OperationStateMachine {
         static let drain = Followup(step: 1 << 4)
         /// `start()` was called before the operation was ready: launch it on another thread.
         static let launchLater = Followup(step: 1 << 5)
-        /// Announce readiness again from another thread (``ReadinessAnnouncements``).
+        /// Announce readiness again from another thread, after a delay: it became ready inside a
+        /// query, and the queue most likely starts it before a stale answer could matter
+        /// (``ReadinessAnnouncements``).
         static let reannounceLater = Followup(step: 1 << 6)
+        /// Announce readiness again from another thread, at once: the queue's re-test found it
+        /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).
+        static let reannounceNow = Followup(step: 1 << 9)
         /// Started with nothing to deliver and nobody to tell: call `execute()` now, on this thread.
         static let executeNow = Followup(step: 1 << 7)
         /// Ready while the queue adds it (``Context/admission``): the queue hands it over itself,

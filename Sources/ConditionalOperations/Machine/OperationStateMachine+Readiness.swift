@@ -128,7 +128,7 @@ extension OperationStateMachine {
             return .answer(true, [])
         case .ready:
             // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
-            return .answer(true, announcements.queriedWhileReady() ? .reannounceLater : [])
+            return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : [])
         case .executing, .draining, .finishing, .finished:
             // Past ready.
             return .answer(true, [])

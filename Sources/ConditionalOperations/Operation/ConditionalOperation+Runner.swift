@@ -68,11 +68,17 @@ extension ConditionalOperation {
             // Later, not at once: by then the queue has most likely started it, and a plain
             // queue's every announcement is a scheduling pass over all it holds.
             let due = DispatchTime.now() + ReadinessAnnouncements.reannouncementDelay
-            DispatchQueue.global(qos: dispatchQoS).asyncAfter(deadline: due) {
-                if self.machine.withLock({ $0.reannouncementDue() }) { self.announceReadiness() }
-            }
+            DispatchQueue.global(qos: dispatchQoS).asyncAfter(deadline: due) { self.reannounce() }
+        }
+        if followup.contains(.reannounceNow) {
+            DispatchQueue.global(qos: dispatchQoS).async { self.reannounce() }
         }
         if followup.contains(.executeNow) { execute() }
+    }
+
+    /// A re-announcement asked for earlier, unless the operation no longer waits for its start.
+    private func reannounce() {
+        if machine.withLock({ $0.reannouncementDue() }) { announceReadiness() }
     }
 
     /// Asks every condition at once; each answers through its completion, now or later.
