@@ -3,8 +3,9 @@
 /// must pay no more for it than for its own waiting `BlockOperation`s).
 ///
 /// A pure function of the machine, published at the end of every locked section
-/// (``LockFreeReadiness``): it never runs ahead of the machine, and a reader that finds it still
-/// `waiting` after reading Foundation's answer saw the phase the locked query would have seen.
+/// (``LockFreeReadiness``): it never runs ahead of the machine, and never returns to an earlier
+/// value, so a reader that finds it still `dependencies` after reading Foundation's answer saw the
+/// phase the locked query would have seen.
 enum ReadinessHint: UInt8 {
     /// Ask under the lock: the answer may change something (admission, an announcement).
     case ask

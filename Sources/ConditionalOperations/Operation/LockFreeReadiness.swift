@@ -7,6 +7,11 @@
 /// Only swift-corelibs-foundation asks `isReady` of every waiting operation on each scheduling
 /// pass (LINUX-FOUNDATION.md); Apple's Foundation listens to KVO instead, and `Atomic` needs
 /// macOS 15 there: on Apple platforms this holds nothing and every read takes the lock.
+///
+/// Not a lock, so the library's one lock type stands. ThreadSanitizer sees it, unlike
+/// `Synchronization.Mutex`: its operations are inlined into this module as atomic instructions,
+/// which the sanitizer instruments (a release store and an acquire load order the accesses
+/// around them; checked with a two-thread program, which it flags once both are relaxed).
 struct LockFreeReadiness: ~Copyable, Sendable {
     #if !canImport(ObjectiveC)
         private let hint = Atomic<UInt8>(ReadinessHint.ask.rawValue)

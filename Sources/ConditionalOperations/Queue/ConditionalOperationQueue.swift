@@ -179,18 +179,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.
     private func admit(_ operation: Foundation.Operation) -> Bool {
         let conditional = operation as? ConditionalOperation
-        if let conditional, conditional.dependenciesFinished {
-            // The common operation, in one lock trip: no delegate, barrier, logger or shutdown to
-            // involve, and no dependency to register.
-            let isKnown: Bool? = registry.withLock { registry in
-                guard registry.admitsDirectly else { return nil }
-                return registry.add(operation, dependencies: []).isKnown
-            }
-            if let isKnown {
-                if !isKnown { idle.enter() }
-                return conditional.enqueue(on: self, dependenciesFinished: true)
-            }
-        }
+        if let conditional, let isReady = admitDirectly(conditional) { return isReady }
         let (delegate, barriers, logChannel, isShutDown) = registry.withLock {
             ($0.delegate, $0.barriers, $0.logChannel, $0.isShutDown)
         }
@@ -218,6 +207,19 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
             ?? admitPlain(operation, dependencies: dependencies)
         if !cycle.isEmpty { breakCycle(cycle) }
         return isReady
+    }
+
+    /// ``admit(_:)`` for the common operation, in one lock trip: every dependency finished, and no
+    /// delegate, barrier, logger or shutdown to involve. `nil` where adding it involves more.
+    private func admitDirectly(_ operation: ConditionalOperation) -> Bool? {
+        guard operation.dependenciesFinished else { return nil }
+        let isKnown: Bool? = registry.withLock {
+            $0.admitsDirectly ? $0.add(operation, dependencies: []).isKnown : nil
+        }
+        guard let isKnown else { return nil }
+        // Added twice, it traps itself, in `enqueue`.
+        if !isKnown { idle.enter() }
+        return operation.enqueue(on: self, dependenciesFinished: true)
     }
 
     /// Runs `barrier` once every operation added before it finished; operations added after it
