@@ -6,11 +6,16 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ConditionalOperations", targets: ["ConditionalOperations"]),
+        // The HTTP operation, `DataTaskOperation`. Its own product: on Linux `URLSession` is in
+        // FoundationNetworking, which links libcurl, and a program using the core alone links
+        // statically (`--static-swift-stdlib`) only without it.
+        .library(name: "ConditionalOperationsNetworking", targets: ["ConditionalOperationsNetworking"]),
         // For test targets: a condition answered by hand, waits with a time bound, a recording observer.
         .library(name: "ConditionalOperationsTesting", targets: ["ConditionalOperationsTesting"]),
     ],
     targets: [
         .target(name: "ConditionalOperations"),
+        .target(name: "ConditionalOperationsNetworking", dependencies: ["ConditionalOperations"]),
         .target(name: "ConditionalOperationsTesting", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "WordCountExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "ConcurrencyExample", dependencies: ["ConditionalOperations"]),
@@ -21,7 +26,9 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
         .testTarget(
             name: "ConditionalOperationsTests",
-            dependencies: ["ConditionalOperations", "ConditionalOperationsTesting"]
+            dependencies: [
+                "ConditionalOperations", "ConditionalOperationsNetworking", "ConditionalOperationsTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,9 @@
 /// Work an operation starts when it executes and a cancel stops (an ``AsyncOperation``'s task, a
-/// ``DataTaskOperation``'s `URLSessionDataTask`), kept under the operation's own lock.
-enum StartedWork<Handle> {
+/// `DataTaskOperation`'s `URLSessionDataTask`), kept under the operation's own lock.
+///
+/// `package`: the networking module of this package (`DataTaskOperation`) keeps its task in one;
+/// it is not API for the package's users.
+package enum StartedWork<Handle> {
     case notStarted
     /// A cancel came before the work was stored: `execute()` cancels what it made.
     case cancelled
@@ -10,7 +13,7 @@ enum StartedWork<Handle> {
 
     /// Stores the work `execute()` made; returns whether a cancel came first, so that the caller
     /// cancels it, unlocked. Ended already (it finished before it was stored): nothing changes.
-    mutating func start(_ handle: Handle) -> Bool {
+    package mutating func start(_ handle: Handle) -> Bool {
         switch self {
         case .notStarted:
             self = .running(handle)
@@ -24,7 +27,7 @@ enum StartedWork<Handle> {
 
     /// A cancel: the running work, for the caller to cancel unlocked; before `execute()`, it
     /// remembers the cancel for ``start(_:)``.
-    mutating func cancel() -> Handle? {
+    package mutating func cancel() -> Handle? {
         switch self {
         case .notStarted:
             self = .cancelled
@@ -37,7 +40,7 @@ enum StartedWork<Handle> {
     }
 
     /// The work ended: it is taken out, to be dropped once unlocked.
-    mutating func end() -> StartedWork {
+    package mutating func end() -> StartedWork {
         var ended = StartedWork.ended
         swap(&ended, &self)
         return ended

@@ -11,8 +11,11 @@ import Foundation
 extension ConditionalOperation {
     /// Runs `body` under the operation's own lock, for state a subclass keeps in stored properties
     /// (marked `@exclusivity(unchecked)`: the lock already makes every access exclusive).
+    ///
+    /// `package`: the networking module of this package (`DataTaskOperation`) keeps its task under
+    /// this lock; it is not API for the package's users.
     @inline(__always)
-    func withOwnLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withOwnLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try LockTable.mutex(for: ObjectIdentifier(self)).withLock(body)
     }
 }

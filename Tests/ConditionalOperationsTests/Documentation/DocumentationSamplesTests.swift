@@ -5,7 +5,7 @@ extension ConditionalOperationsTests {
     /// Every Swift sample of the documentation is compiled: each fenced code block whose info string
     /// is `swift`, in `README.md`, `Documentation/*.md` and the DocC catalogs
     /// (`Sources/*/*.docc/*.md`), and in the `///` doc comments of the sources of
-    /// `ConditionalOperations` and `ConditionalOperationsTesting` (twinned in
+    /// `ConditionalOperations`, `ConditionalOperationsNetworking` and `ConditionalOperationsTesting` (twinned in
     /// `SymbolSamples*Tests.swift`), must have a twin, a Swift file of this folder (or
     /// `Diagnostics/DiagnosticsGuideTests.swift`) that holds its lines in order and contiguously,
     /// leading indentation and blank lines aside, with the stubs the sample needs around it. The twins
@@ -250,7 +250,8 @@ extension ConditionalOperationsTests {
 
         /// The modules whose doc comments' samples are compiled.
         static let documentedModules = [
-            "Sources/ConditionalOperations", "Sources/ConditionalOperationsTesting",
+            "Sources/ConditionalOperations", "Sources/ConditionalOperationsNetworking",
+            "Sources/ConditionalOperationsTesting",
         ]
 
         /// The Swift files of `folder` and of its subfolders.

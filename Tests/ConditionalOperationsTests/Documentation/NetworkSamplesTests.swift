@@ -1,4 +1,5 @@
 import ConditionalOperations
+import ConditionalOperationsNetworking
 import Foundation
 import Testing
 
@@ -7,8 +8,9 @@ import Testing
 #endif
 
 extension ConditionalOperationsTests {
-    /// The samples of `DataTaskOperation`'s documentation and of its section in
-    /// `ComposingOperations.md`, verbatim (checked by `DocumentationSamplesTests`).
+    /// The samples of `DataTaskOperation`'s documentation, of the `ConditionalOperationsNetworking`
+    /// catalog and of its section in `ComposingOperations.md`, verbatim (checked by
+    /// `DocumentationSamplesTests`).
     @Suite struct NetworkSamplesTests {
         struct User: Decodable, Equatable { let name: String }
         struct Feed: Decodable { let title: String }

@@ -1,3 +1,4 @@
+import ConditionalOperations
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -8,6 +9,9 @@ import Foundation
 /// is the body and the HTTP response (``HTTPResponseBody``).
 ///
 /// ```swift
+/// import ConditionalOperations
+/// import ConditionalOperationsNetworking
+///
 /// let download = DataTaskOperation(url: URL(string: "https://example.com/users.json")!)
 /// download.addObserver(TimeoutObserver(timeout: 30))
 /// let users = try JSONDecoder().decode([User].self, from: try await queue.run(download).data)
@@ -18,9 +22,9 @@ import Foundation
 ///   URL and, for a status, the code and the body.
 /// - **Cancelling** it cancels the task; it finishes when the task ended (its
 ///   `finishesWhenCancelled` is `false`), with the cancel's errors and no error of its own. A
-///   ``TimeoutObserver`` bounds it this way.
-/// - **Progress**: its ``ConditionalOperation/progress`` follows the task's; cancelling the
-///   progress cancels the operation and the task.
+///   `TimeoutObserver` bounds it this way.
+/// - **Progress**: its `progress` follows the task's; cancelling the progress cancels the
+///   operation and the task.
 ///
 /// On Linux, `URLSession` is in `FoundationNetworking`: import it to make a session of your own.
 open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Sendable {
@@ -65,12 +69,13 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
         let task = session.dataTask(with: request) { [self] data, response, error in
             let outcome = Self.outcome(
                 data: data, response: response, error: error, url: url, acceptable: acceptable)
+            _ = withOwnLock { lockedTask.end() }  // the task is dropped once unlocked
             switch outcome {
-            case .success(let body): finish(returning: body, recording: endTask)
+            case .success(let body): finish(returning: body)
             case .failure(let error)
             where isCancelled && (error.underlyingError as? URLError)?.code == .cancelled:
-                finish(errors: [], recording: endTask)  // the cancel's errors tell why
-            case .failure(let error): finish(errors: [error], recording: endTask)
+                finish(errors: [])  // the cancel's errors tell why
+            case .failure(let error): finish(errors: [error])
             }
         }
         progress.addChild(task.progress, withPendingUnitCount: progress.totalUnitCount)
@@ -83,11 +88,6 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
     open override func cancel() {
         super.cancel()
         withOwnLock { lockedTask.cancel() }?.cancel()
-    }
-
-    /// Takes the task out in the finish's trip through the lock; it is dropped once unlocked.
-    private func endTask(earlierFinishWon _: Bool) -> StartedWork<URLSessionDataTask> {
-        lockedTask.end()
     }
 
     /// What the task's completion means.

@@ -1,7 +1,7 @@
+import ConditionalOperations
+import ConditionalOperationsNetworking
 import Foundation
 import Testing
-
-@testable import ConditionalOperations
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
