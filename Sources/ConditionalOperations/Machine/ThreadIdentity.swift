@@ -5,13 +5,15 @@ struct ThreadIdentity: Equatable, Sendable {
     private let value: UInt
 
     /// No thread: `pthread_self()` is never zero.
-    static let none = ThreadIdentity(value: 0)
+    static let none = ThreadIdentity(bitsOf: UInt(0))
 
-    static var current: ThreadIdentity {
-        #if canImport(Darwin)
-            ThreadIdentity(value: UInt(bitPattern: pthread_self()))
-        #else
-            ThreadIdentity(value: UInt(pthread_self()))
-        #endif
+    static var current: ThreadIdentity { ThreadIdentity(bitsOf: pthread_self()) }
+
+    /// The bits of a thread handle one word wide. `pthread_t` is an integer on glibc and a pointer
+    /// on Darwin and musl: generic, this one line compiles for each (a cast written for one type
+    /// does not compile, or warns, for the other), and `unsafeBitCast` checks the width.
+    @inline(__always)
+    init<Handle>(bitsOf handle: Handle) {
+        value = unsafeBitCast(handle, to: UInt.self)
     }
 }
