@@ -1,26 +1,23 @@
 #if LOCK_COUNTING
-    import Foundation
-
     /// Counts the library's lock acquisitions, in builds made with `-Xswiftc -DLOCK_COUNTING`
     /// only: how the trips through the locks per operation are measured (`LockTripTests`).
     /// Foundation's reads of `isFinished` are not counted (`withLock(counted:_:)`).
     enum LockCounter {
-        // the count is only reached under `mutex`, which is not itself counted
-        nonisolated(unsafe) private static var trips = 0
-        nonisolated(unsafe) private static var mutex = pthread_mutex_t()
+        /// Behind the library's lock, initialised as every one of its mutexes is (a zero-filled
+        /// `pthread_mutex_t` is a valid mutex on glibc and musl, not on Darwin); its own trips are
+        /// not counted.
+        private static let trips = Locked(0)
 
         static func count() {
-            pthread_mutex_lock(&mutex)
-            trips += 1
-            pthread_mutex_unlock(&mutex)
+            trips.withLock(counted: false) { $0 += 1 }
         }
 
         /// The acquisitions counted since the last call.
         static func take() -> Int {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            defer { trips = 0 }
-            return trips
+            trips.withLock(counted: false) { trips in
+                defer { trips = 0 }
+                return trips
+            }
         }
     }
 #endif

@@ -24,10 +24,11 @@ struct Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Never call out to user code from `body`.
+    /// `counted`: whether `-DLOCK_COUNTING` builds count the trip (`LockCounter`'s own are not).
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    func withLock<Result>(counted: Bool = true, _ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
-            try mutex.withLock { try body(&value.pointee) }
+            try mutex.withLock(counted: counted) { try body(&value.pointee) }
         }
     }
 }

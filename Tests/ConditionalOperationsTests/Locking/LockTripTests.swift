@@ -11,8 +11,29 @@
         /// `isFinished` (two to four, as its threads happen to run) are not counted (they take the
         /// lock uncounted: subtracting them afterwards raced with the next life's count), and each row is
         /// the fewest of 20 lives, so that a lazily made shared object does not count. The `ConditionalOperationQueue` rows include one trip of the
-        /// queue's own `waitUntilAllOperationsAreFinished()`.
+        /// queue's own `waitUntilAllOperationsAreFinished()`. Each bound is Linux's count, where
+        /// `.ci/run` checks it, plus ``applePlatformTrips`` on Apple platforms.
         @Suite(.serialized) struct LockTripTests {
+            /// The trips an operation's life takes on Apple platforms beyond its count on Linux,
+            /// where Foundation differs (0 on Linux). Not seen on a Mac: the project's CI runs these
+            /// tests on Linux only.
+            /// - The start is announced by KVO `isExecuting` there
+            ///   (`OperationStateMachine.postsExecutingKVO`), so it goes through the operation's
+            ///   effects instead of executing at once: 2 trips (measured on Linux with the
+            ///   announcement switched on: every row then took 4 more, 2 of them
+            ///   swift-corelibs-foundation's own read of `isExecuting` after each notification).
+            /// - Apple's queue observes `isExecuting`; at each of the two notifications (the start,
+            ///   the finish) an observer may read it before and after the change, a trip each: 4.
+            /// - `isReady` takes the lock at every read there (no lock-free hint:
+            ///   `LockFreeReadiness.isKept`), where Linux answers the reads after the one that admits
+            ///   the operation without it. Allowed for: the queue reading it before and after the
+            ///   operation's announcement that it is ready, 2.
+            static let applePlatformTrips =
+                (OperationStateMachine.postsExecutingKVO ? 2 + 4 : 0) + (LockFreeReadiness.isKept ? 0 : 2)
+
+            /// The bound for a count of `linux` trips on Linux, on this platform.
+            static func bound(linux: Int) -> Int { linux + applePlatformTrips }
+
             static func fewestTrips(_ life: () -> Void) -> Int {
                 (0..<20).map { _ in
                     _ = LockCounter.take()
@@ -34,7 +55,7 @@
                 let queue = conditional ? ConditionalOperationQueue() : OperationQueue()
                 let trips = Self.fewestTrips { Self.run(on: queue) { ConditionalOperation() } }
                 Swift.print("lock trips, \(kind): \(trips)")
-                #expect(trips <= bound)
+                #expect(trips <= Self.bound(linux: bound))
             }
 
             @Test func anExclusiveOperation() {
@@ -50,7 +71,7 @@
                 // 12, one more since S19 (`MutuallyExclusive(category:)` checks, in the
                 // controller, that the category was given no other limit), one fewer since the
                 // queue admits an operation in one trip.
-                #expect(trips <= 12)
+                #expect(trips <= Self.bound(linux: 12))
             }
 
             /// DESIGN §5: a plain queue under swift-corelibs-foundation asks every waiting operation
@@ -95,7 +116,7 @@
                     }
                 }
                 Swift.print("lock trips, condition + observer, OperationQueue: \(trips)")
-                #expect(trips <= 10)
+                #expect(trips <= Self.bound(linux: 10))
             }
         }
     }
