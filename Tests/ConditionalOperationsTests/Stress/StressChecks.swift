@@ -11,46 +11,15 @@ enum StressChecks {
             if !condition { failures.append("#\(operation.index): \(message())") }
         }
         let plan = operation.plan
-        let events = operation.probe.events
+        let seen = StressEvents(operation.probe.events)
+        let events = seen.all
         let errors = operation.errors.map(stressKey)
         let isCancelled = operation.isCancelled
+        let cancels = seen.cancels
+        let executions = seen.executions
+        let started = seen.started
+        failures += lifecycle(of: operation, probe: operation.probe).map { "#\(operation.index): \($0)" }
 
-        // Exactly once (S1).
-        require(operation.state == .finished && operation.isFinished, "S1: ends in \(operation.state)")
-        let hooks = events.compactMap { if case .hook(let keys) = $0 { keys } else { nil } }
-        let finishes = events.compactMap { if case .didFinish(let keys) = $0 { keys } else { nil } }
-        let cancels = events.compactMap { if case .didCancel(let keys) = $0 { keys } else { nil } }
-        let executions = events.compactMap { if case .execute(let state) = $0 { state } else { nil } }
-        require(hooks.count == 1, "S1: finished(errors:) ran \(hooks.count) times")
-        require(finishes.count == 1, "S1: operationDidFinish \(finishes.count) times")
-        require(events.count(where: { $0 == .completionBlock }) == 1, "completion block not run exactly once")
-        require(executions.count <= 1, "S1: execute() ran \(executions.count) times")
-        require(cancels.count <= 1, "S1: operationDidCancel \(cancels.count) times")
-        require(operation.probe.overlaps.isEmpty, "S1: \(operation.probe.overlaps)")
-
-        // Order (S1): didStart? didProduce* didCancel? didFinish, the hook before didFinish.
-        let observed = events.filter {
-            switch $0 {
-            case .execute, .completionBlock: false
-            default: true
-            }
-        }
-        require(isInOrder(observed), "S1: callbacks out of order: \(events)")
-        let started = events.contains(.didStart)
-        if let execute = events.firstIndex(where: { if case .execute = $0 { true } else { false } }) {
-            require(
-                started && events.firstIndex(of: .didStart)! < execute, "S1: execute() without didStart first"
-            )
-        }
-        require(
-            cancels.isEmpty != isCancelled, "S4/S5: isCancelled \(isCancelled) but \(cancels.count) didCancel"
-        )
-
-        // Errors: the same everywhere, each once, each one this operation could have produced.
-        require(hooks.first == errors, "finished(errors:) got \(hooks.first ?? []) but errors is \(errors)")
-        require(
-            finishes.first == errors, "operationDidFinish got \(finishes.first ?? []) but errors is \(errors)"
-        )
         let ownErrors = errors.filter { !$0.hasPrefix("OperationError: ") }  // unique by construction
         require(Set(ownErrors).count == ownErrors.count, "an error recorded twice: \(errors)")
         let conditionKeys = conditionFailures(operation)
@@ -60,9 +29,6 @@ enum StressChecks {
             errors.allSatisfy(allowed.contains),
             "unexpected errors \(errors.filter { !allowed.contains($0) })")
         if let cancelErrors = cancels.first {
-            require(
-                Array(errors.prefix(cancelErrors.count)) == cancelErrors,
-                "S4: didCancel errors \(cancelErrors) not a prefix of \(errors)")
             let everyCancelHasAnError = plan.cancel?.withError ?? true
             if everyCancelHasAnError {
                 require(
@@ -134,7 +100,50 @@ enum StressChecks {
         return failures
     }
 
-    /// didStart? didProduce* didCancel? hook didFinish
+    /// The invariants of every finished operation, whatever ended it: it finished exactly once,
+    /// its callbacks came once each, in S1's order and never overlapping, and its errors are the
+    /// same in `errors`, the hook and `operationDidFinish` (S1, S4, S5). Returns the broken ones.
+    static func lifecycle(of operation: ConditionalOperation, probe: StressProbe) -> [String] {
+        var failures: [String] = []
+        func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+            if !condition { failures.append(message()) }
+        }
+        let seen = StressEvents(probe.events)
+        let events = seen.all
+        let errors = operation.errors.map(stressKey)
+        let isCancelled = operation.isCancelled
+        require(operation.state == .finished && operation.isFinished, "S1: ends in \(operation.state)")
+        require(seen.hooks.count == 1, "S1: finished(errors:) ran \(seen.hooks.count) times")
+        require(seen.finishes.count == 1, "S1: operationDidFinish \(seen.finishes.count) times")
+        require(events.count(where: { $0 == .completionBlock }) == 1, "completion block not run exactly once")
+        require(seen.executions.count <= 1, "S1: execute() ran \(seen.executions.count) times")
+        require(seen.cancels.count <= 1, "S1: operationDidCancel \(seen.cancels.count) times")
+        require(probe.overlaps.isEmpty, "S1: \(probe.overlaps)")
+        require(isInOrder(events), "S1: callbacks out of order: \(events)")
+        if let execute = events.firstIndex(where: { if case .execute = $0 { true } else { false } }) {
+            require(
+                seen.started && events.firstIndex(of: .didStart)! < execute,
+                "S1: execute() without didStart first")
+        }
+        require(
+            seen.cancels.isEmpty != isCancelled,
+            "S4/S5: isCancelled \(isCancelled) but \(seen.cancels.count) didCancel")
+        require(
+            seen.hooks.first == errors,
+            "finished(errors:) got \(seen.hooks.first ?? []) but errors is \(errors)")
+        require(
+            seen.finishes.first == errors,
+            "operationDidFinish got \(seen.finishes.first ?? []) but errors is \(errors)")
+        if let cancelErrors = seen.cancels.first {
+            require(
+                Array(errors.prefix(cancelErrors.count)) == cancelErrors,
+                "S4: didCancel errors \(cancelErrors) not a prefix of \(errors)")
+        }
+        return failures
+    }
+
+    /// didStart? didProduce* didCancel? hook didFinish (`execute()` and the completion block
+    /// may come anywhere).
     private static func isInOrder(_ events: [StressProbe.Event]) -> Bool {
         var phase = 0  // 0 nothing, 1 started/producing, 2 cancelled, 3 hook, 4 finished
         for event in events {
@@ -227,4 +236,23 @@ enum StressChecks {
         }
         return allowed
     }
+}
+
+/// A probe's events, sorted by kind.
+struct StressEvents {
+    let all: [StressProbe.Event]
+    let hooks: [[String]]
+    let finishes: [[String]]
+    let cancels: [[String]]
+    let executions: [ConditionalOperation.State]
+
+    init(_ events: [StressProbe.Event]) {
+        all = events
+        hooks = events.compactMap { if case .hook(let keys) = $0 { keys } else { nil } }
+        finishes = events.compactMap { if case .didFinish(let keys) = $0 { keys } else { nil } }
+        cancels = events.compactMap { if case .didCancel(let keys) = $0 { keys } else { nil } }
+        executions = events.compactMap { if case .execute(let state) = $0 { state } else { nil } }
+    }
+
+    var started: Bool { all.contains(.didStart) }
 }
