@@ -18,7 +18,7 @@ import Foundation
 ///   ends its wait at once.
 /// - Its output is the last iteration's output. With no iteration at all it finishes without a
 ///   value, as any ``ResultOperation`` that did not produce one (``ResultOperation/value`` then
-///   throws a descriptive error).
+///   throws a descriptive error), unless its `Output` is `Void`: then it returns `()` (S23).
 /// - The iterations run on the queue that runs the repeat operation (on a queue that runs one
 ///   operation at a time they would wait for it: there, and without a queue, on one of the
 ///   library's). Observers of the repeat operation see one operation; an iteration may need an
