@@ -14,7 +14,7 @@ extension ConditionalOperation {
     /// It holds no thread and polls nothing: it reads the operation's `events` against a timer,
     /// and whichever loses is cancelled before it returns or throws, so nothing of the wait is left
     /// running. Cancelling the calling task throws `CancellationError`; the operation is not
-    /// cancelled. Unlike `waitUntilFinished()`, a wait that never ends fails the test instead of
+    /// cancelled. Unlike `untilFinished()`, a wait that never ends fails the test instead of
     /// hanging it.
     public func waitUntilFinished(timeout: TimeInterval) async throws {
         let events = self.events

@@ -30,7 +30,8 @@ download.addObserver(
     }))
 download.addObserver(TimeoutObserver(timeout: 10))
 let queue = ConditionalOperationQueue()
-try? await queue.run(download)  // adds it, returns once it finished, throws its first error
+queue.addOperation(download)
+await download.untilFinished()  // returns once it finished, holding no thread
 
 final class SyncOperation: ConditionalOperation, @unchecked Sendable {
     override func execute() { finish() }  // the work of one sync

@@ -68,7 +68,7 @@ extension ConditionalOperationsTests {
             #expect(await first.wait())
             await waitUntil(seconds: 10) { poll.iterationCount == 1 }
             poll.cancel()
-            await poll.waitUntilFinished()
+            await poll.untilFinished()
             #expect(poll.isCancelled && poll.iterationCount == 1)
         }
 
@@ -141,7 +141,7 @@ extension ConditionalOperationsTests {
 
             let queue = ConditionalOperationQueue()
             queue.addOperations([fetch, process], waitUntilFinished: false)
-            await process.waitUntilFinished()
+            await process.untilFinished()
             print(try process.result!.get())  // ["Ada", "Grace"]
             return try process.result!.get()
         }
@@ -192,7 +192,7 @@ extension ConditionalOperationsTests {
 
         @Test func theGroupInstalls() async {
             let group = install(url: URL(fileURLWithPath: "archive.zip"), queue: ConditionalOperationQueue())
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(group.errors.isEmpty && !group.isCancelled)
         }
 
@@ -201,7 +201,7 @@ extension ConditionalOperationsTests {
             let download = ClosureOperation<Void>(name: "download") { $0.finish() }
             let sync = groupHoldingACategory(uploadChanges: upload, downloadChanges: download)
             ConditionalOperationQueue().addOperation(sync)
-            await sync.waitUntilFinished()
+            await sync.untilFinished()
             #expect(sync.errors.isEmpty && upload.isFinished && download.isFinished)
         }
 
@@ -217,7 +217,7 @@ extension ConditionalOperationsTests {
         @Test func theDelayHoldsBackItsDependent() async {
             let next = ClosureOperation<Void>(name: "next") { $0.finish() }
             let pause = pause(next: next, queue: ConditionalOperationQueue())
-            await next.waitUntilFinished()
+            await next.untilFinished()
             #expect(pause.isFinished && !pause.isCancelled)
         }
     }

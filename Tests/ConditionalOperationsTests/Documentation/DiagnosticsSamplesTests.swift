@@ -142,14 +142,14 @@ extension ConditionalOperationsTests {
             swiftLog(queue: queue)
             let operation = ClosureOperation<Void>(name: "logged") { $0.finish() }
             queue.addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(queue.logger != nil)
         }
 
         @Test func aDeadlineAddedBeforeEnqueuingIsDroppedAtTheFinish() async {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
             deadlines(upload: upload, queue: ConditionalOperationQueue())
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             #expect(upload.errors.isEmpty && !upload.isCancelled)
         }
 

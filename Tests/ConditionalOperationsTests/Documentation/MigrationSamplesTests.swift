@@ -182,7 +182,7 @@ extension ConditionalOperationsTests {
                     print(operation.name ?? "", errors.isEmpty ? "done" : "failed: \(errors)")
                 }))
             queue.addOperation(download)
-            await download.waitUntilFinished()  // holds no thread
+            await download.untilFinished()  // holds no thread
             return download.errors
         }
 
@@ -196,7 +196,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.addOperation(login)
             queue.addOperation(upload)
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             print(upload.errors)  // [1 dependency failed: dependency 'login' failed: rejected]
             return upload
         }
@@ -221,7 +221,7 @@ extension ConditionalOperationsTests {
             download.addCondition(MutuallyExclusive(category: "database"))
             let queue = ConditionalOperationQueue()
             queue.addOperation(sync)
-            await sync.waitUntilFinished()  // no deadlock: the children share the group's hold
+            await sync.untilFinished()  // no deadlock: the children share the group's hold
             return sync
         }
 
@@ -230,7 +230,7 @@ extension ConditionalOperationsTests {
             post.addCondition(SignedIn(session: session))
             let queue = ConditionalOperationQueue()
             queue.addOperation(post)  // adds SignInOperation first, as a dependency of `post`
-            await post.waitUntilFinished()
+            await post.untilFinished()
             return post
         }
 
@@ -242,7 +242,7 @@ extension ConditionalOperationsTests {
                     didCancel: { _, _ in print("not called: a failed condition is no cancel") },
                     didFinish: { operation, errors in print(operation.isCancelled, errors) }))
             OperationQueue().addOperation(upload)
-            await upload.waitUntilFinished()  // prints: false [condition 'has network' failed]
+            await upload.untilFinished()  // prints: false [condition 'has network' failed]
             return upload
         }
 
@@ -293,7 +293,7 @@ extension ConditionalOperationsTests {
             #expect(dependencies == ["fetch", "sign in"])
             #expect(checkState == .ready)
             #expect(fetch.isFinished, "addOperations(_:waitUntilFinished: true) waited")
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(session.isSignedIn && post.errors.isEmpty)
         }
 
@@ -311,10 +311,10 @@ extension ConditionalOperationsTests {
             queue.addOperation(post)
             let signIn = post.dependencies.compactMap { $0 as? SignInOperation }
             #expect(signIn.count == 1)
-            for operation in signIn { await operation.waitUntilFinished() }
+            for operation in signIn { await operation.untilFinished() }
             #expect(session.isSignedIn && !fetch.isFinished && post.state == .pending)
             queue.addOperation(fetch)
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(post.errors.isEmpty)
         }
 
@@ -333,7 +333,7 @@ extension ConditionalOperationsTests {
             try await post.waitUntil(.ready, timeout: 20)
             #expect(post.state == .ready && queue.isSuspended, "evaluated, not started")
             queue.isSuspended = false
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(post.errors.isEmpty)
         }
 
@@ -402,8 +402,8 @@ extension ConditionalOperationsTests {
             cancelled.cancel()
             let queue = ConditionalOperationQueue()
             queue.add([cancelled, failed, afterCancelled, afterFailed])
-            await afterCancelled.waitUntilFinished()
-            await afterFailed.waitUntilFinished()
+            await afterCancelled.untilFinished()
+            await afterFailed.untilFinished()
             #expect(afterCancelled.executions.current == 0)
             #expect(
                 afterCancelled.errors.map { String(describing: $0) } == [
@@ -421,8 +421,8 @@ extension ConditionalOperationsTests {
             queue.add([export, after])
             #expect(await exporter.started.wait())
             export.cancel()
-            await export.waitUntilFinished()
-            await after.waitUntilFinished()
+            await export.untilFinished()
+            await after.untilFinished()
             #expect(export.isCancelled)
             #expect(export.errors.count == 1 && export.errors.first is CancellationError)
             #expect(after.executions.current == 1)
