@@ -4,7 +4,7 @@ import Foundation
 /// Runs the operations `makeIteration` makes, one at a time, for polling and periodic work (S20).
 ///
 /// ```swift
-/// let poll = RepeatOperation(maximumCount: 10, interval: .constant(5)) { iteration in
+/// let poll = RepeatOperation(maximumCount: 10, interval: .constant(.seconds(5))) { iteration in
 ///     iteration == 1 || !jobIsDone() ? CheckJobOperation() : nil  // a ResultOperation<JobStatus>
 /// }
 /// ```

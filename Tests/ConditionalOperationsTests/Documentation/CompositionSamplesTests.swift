@@ -57,10 +57,10 @@ extension ConditionalOperationsTests {
 
         @Test func repeatingAnOperation() async throws {
             let exportID = "export-1"
-            let poll = RepeatOperation(maximumCount: 60, interval: .constant(5)) { iteration in
+            let poll = RepeatOperation(maximumCount: 60, interval: .constant(.seconds(5))) { iteration in
                 CheckExportOperation(exportID)  // a ResultOperation<ExportStatus>
             }
-            poll.addObserver(TimeoutObserver(timeout: 300))
+            poll.addObserver(TimeoutObserver(timeout: .seconds(300)))
             // The sample would poll 60 times, 5 s apart: here one iteration, then a cancel.
             let first = Latch()
             poll.addObserver(BlockObserver(didStart: { _ in first.countDown() }))
@@ -168,7 +168,7 @@ extension ConditionalOperationsTests {
 
         func retry(process: ProcessUsersOperation) -> RetryOperation<[User]> {
             let fetch = RetryOperation(
-                maximumAttempts: 4, backoff: .exponential(initial: 0.5, maximum: 10),
+                maximumAttempts: 4, backoff: .exponential(initial: .milliseconds(500), maximum: .seconds(10)),
                 shouldRetry: { errors in !errors.contains { $0 is AuthenticationError } },
                 makeAttempt: { attempt in
                     FetchUsersOperation()  // a fresh ResultOperation<[User]> for every attempt
@@ -178,7 +178,7 @@ extension ConditionalOperationsTests {
         }
 
         func pause(next: Foundation.Operation, queue: OperationQueue) -> DelayOperation {
-            let pause = DelayOperation(interval: 2)  // or DelayOperation(until: date)
+            let pause = DelayOperation(interval: .seconds(2))  // or DelayOperation(until: date)
             next.addDependency(pause)
             queue.addOperations([pause, next], waitUntilFinished: false)
             return pause

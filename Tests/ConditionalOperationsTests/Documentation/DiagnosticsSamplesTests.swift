@@ -130,7 +130,7 @@ extension ConditionalOperationsTests {
         }
 
         func deadlines(upload: ConditionalOperation, queue: ConditionalOperationQueue) {
-            upload.addDeadline(after: 30)  // counted from now: add it when you enqueue
+            upload.addDeadline(after: .seconds(30))  // counted from now: add it when you enqueue
             upload.addDeadline(at: Date(timeIntervalSinceNow: 60))  // or at a given date
             queue.addOperation(upload)
         }

@@ -176,7 +176,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.delegate = monitor  // held weakly
             let download = DownloadFeedOperation(feed: feed)
-            download.addObserver(TimeoutObserver(timeout: 30))
+            download.addObserver(TimeoutObserver(timeout: .seconds(30)))
             download.addObserver(
                 BlockObserver(didFinish: { operation, errors in
                     print(operation.name ?? "", errors.isEmpty ? "done" : "failed: \(errors)")
@@ -330,7 +330,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(post)
             #expect(post.state == .pending)
             OperationQueue().addOperation(fetch)  // finishes elsewhere while the queue is suspended
-            try await post.waitUntil(.ready, timeout: 20)
+            try await post.waitUntil(.ready, timeout: .seconds(20))
             #expect(post.state == .ready && queue.isSuspended, "evaluated, not started")
             queue.isSuspended = false
             await post.untilFinished()
