@@ -9,6 +9,9 @@ import Foundation
 /// }
 /// ```
 ///
+/// To stop on what the last iteration returned, take its output too
+/// (``init(maximumCount:interval:makeIteration:)-(_,_,(Int,Output?)->ResultOperation<Output>?)``).
+///
 /// - It runs `makeIteration(1)`, `makeIteration(2)`, … each once the one before finished, waiting
 ///   `interval` between them (``RetryBackoff``, given the number of the iteration that finished and
 ///   no errors), holding no thread.
@@ -36,7 +39,7 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     private let iterations = Locked(State())
     private let maximumCount: Int
     private let interval: RetryBackoff
-    private let makeIteration: @Sendable (Int) -> ResultOperation<Output>?
+    private let makeIteration: @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
 
     /// Repeats the operations `makeIteration` makes, given the iteration's number (from 1).
     ///
@@ -51,7 +54,43 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     ) {
         self.maximumCount = max(0, maximumCount ?? .max)
         self.interval = interval
-        self.makeIteration = makeIteration
+        self.makeIteration = { iteration, _ in makeIteration(iteration) }
+        super.init()
+    }
+
+    /// Repeats the operations `makeIteration` makes, given the iteration's number (from 1) and
+    /// the output of the iteration before (`nil` for the first), so that it can stop on what the
+    /// last iteration returned (S20).
+    ///
+    /// ```swift
+    /// let poll = RepeatOperation<JobStatus>(interval: .constant(.seconds(5))) { _, previous in
+    ///     previous == .done ? nil : CheckJobOperation()  // a ResultOperation<JobStatus>
+    /// }
+    /// ```
+    ///
+    /// Spell `Output` (`RepeatOperation<JobStatus>`), or the closure's return type: Swift does not
+    /// infer it from a closure that may return `nil`.
+    ///
+    /// - Parameters:
+    ///   - maximumCount: iterations in all, at most; `nil` (the default): until `makeIteration`
+    ///     returns `nil`, an iteration fails, or the operation is cancelled.
+    ///   - interval: the wait after an iteration before the next one. Default: none.
+    ///   - makeIteration: a new operation for each iteration, not enqueued anywhere, or `nil` to
+    ///     stop; `previous` is the output of the iteration that finished last.
+    public convenience init(
+        maximumCount: Int? = nil, interval: RetryBackoff = .immediate,
+        makeIteration: @escaping @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
+    ) {
+        self.init(maximumCount: maximumCount, interval: interval, makeNext: makeIteration)
+    }
+
+    private init(
+        maximumCount: Int?, interval: RetryBackoff,
+        makeNext: @escaping @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
+    ) {
+        self.maximumCount = max(0, maximumCount ?? .max)
+        self.interval = interval
+        self.makeIteration = makeNext
         super.init()
     }
 
@@ -92,7 +131,10 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
         case .finish:
             finishWithLastOutput()
         case .make(let number):
-            guard number <= maximumCount, let iteration = makeIteration(number) else {
+            // User code (makeIteration) runs outside the lock; the iterations run one at a time,
+            // so the previous output read here is the last one.
+            let previous = iterations.withLock { $0.lastOutput }
+            guard number <= maximumCount, let iteration = makeIteration(number, previous) else {
                 iterations.withLock { $0.machine.noAttemptMade() }
                 return finishWithLastOutput()
             }

@@ -72,6 +72,15 @@ extension ConditionalOperationsTests {
             #expect(poll.isCancelled && poll.iterationCount == 1)
         }
 
+        @Test func repeatingUntilThePreviousOutputSaysDone() async throws {
+            let exportID = "export-1"
+            let export = RepeatOperation<ExportStatus>(interval: .constant(.seconds(1))) { _, previous in
+                previous == .ready ? nil : CheckExportOperation(exportID)
+            }
+            #expect(try await OperationQueue().run(export) == .ready)
+            #expect(export.iterationCount == 1, "the first check said ready: no second one")
+        }
+
         @Test func controllingTheChildren() async {
             let sync = SyncAccounts(accounts: [
                 SyncAccountOperation(), SyncAccountOperation(.offline), SyncAccountOperation(.rejected),

@@ -175,6 +175,14 @@ private func repeatOperation(jobIsDone: @escaping @Sendable () -> Bool) -> Repea
     return poll
 }
 
+// RepeatOperation.init(maximumCount:interval:makeIteration:), with the previous output
+private func repeatOperationUntilDone() -> RepeatOperation<JobStatus> {
+    let poll = RepeatOperation<JobStatus>(interval: .constant(.seconds(5))) { _, previous in
+        previous == .done ? nil : CheckJobOperation()  // a ResultOperation<JobStatus>
+    }
+    return poll
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -247,6 +255,19 @@ extension ConditionalOperationsTests {
         @Test func aRepeatOperationPolling() async throws {
             let poll = repeatOperation(jobIsDone: { true })
             #expect(try await OperationQueue().run(poll) == .done)
+            #expect(poll.iterationCount == 1)
+        }
+
+        @Test func aRepeatOperationUntilThePreviousOutputIsDone() async throws {
+            let poll = repeatOperationUntilDone()
+            let first = Latch()
+            poll.addObserver(BlockObserver(didStart: { _ in first.countDown() }))
+            OperationQueue().addOperation(poll)
+            #expect(await first.wait())
+            // The next question comes after the interval's 5 s: the first check is enough here.
+            await waitUntil(seconds: 10) { poll.iterationCount == 1 }
+            poll.cancel()
+            await poll.untilFinished()
             #expect(poll.iterationCount == 1)
         }
 
