@@ -297,6 +297,7 @@ extension ConditionalOperationsTests {
             await queue.waitUntilIdle()  // returns once report finished
             #expect(counted == 0 && unfinished == 1)
             #expect(report.isFinished && queue.unfinishedOperations.isEmpty)
+            await expectVoidValue(report)
         }
 
         @Test func runningOperationsTheCurrentQueue() async {
@@ -312,6 +313,7 @@ extension ConditionalOperationsTests {
             // importer added cleanUp before it finished, so the queue's idle means cleanUp finished.
             await queue.waitUntilIdle()
             #expect(cleanUp.isFinished && cleanUp.errors.isEmpty)
+            await expectVoidValue(importer, cleanUp)
         }
 
         @Test func runningOperationsByHand() async {

@@ -295,6 +295,7 @@ extension ConditionalOperationsTests {
             #expect(fetch.isFinished, "addOperations(_:waitUntilFinished: true) waited")
             await post.untilFinished()
             #expect(session.isSignedIn && post.errors.isEmpty)
+            await expectVoidValue(post, fetch)
         }
 
         /// (a) and (c) of "Four things to know about the queue", shown without the sample's order
@@ -360,17 +361,21 @@ extension ConditionalOperationsTests {
         @Test func operationCountCountsNothingUnfinishedOperationCountEverything() async {
             let queue = ConditionalOperationQueue()
             let (count, unfinished) = counts(on: queue)
+            let second = queue.unfinishedOperations.filter { $0.name == "second" }
             #expect(count == 0)
             #expect(unfinished == 2)
             let done = Latch()
             queue.addBarrierBlock { done.countDown() }
             queue.isSuspended = false
             #expect(await done.wait())  // the barrier runs once both finished
+            #expect(second.count == 1)
+            for operation in second { await expectVoidValue(operation) }
         }
 
         @Test func aGroupAndItsChildrenShareACategoryWithoutDeadlock() async {
             let sync = await groupSharingItsCategory()
             #expect(sync.isFinished && sync.errors.isEmpty)
+            for child in sync.children { await expectVoidValue(child) }
         }
 
         @Test func aConditionDependencySignsInBeforeThePost() async {
@@ -379,6 +384,7 @@ extension ConditionalOperationsTests {
             #expect(session.isSignedIn)
             #expect(post.errors.isEmpty && !post.isCancelled)
             #expect(post.dependencies.map(\.name) == ["sign in"])
+            await expectVoidValue(post)
         }
 
         @Test func aSignedInSessionNeedsNoDependency() async {

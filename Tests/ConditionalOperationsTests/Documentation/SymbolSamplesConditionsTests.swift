@@ -76,6 +76,7 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(upload)
             try await upload.waitUntilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
+            await expectVoidValue(upload)
         }
 
         // AsyncCondition
