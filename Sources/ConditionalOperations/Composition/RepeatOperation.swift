@@ -68,8 +68,8 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     /// }
     /// ```
     ///
-    /// Spell `Output` (`RepeatOperation<JobStatus>`), or the closure's return type: Swift does not
-    /// infer it from a closure that may return `nil`.
+    /// Spell `Output` (`RepeatOperation<JobStatus>`), or the closure's return type: from a closure
+    /// of several statements that returns `nil` somewhere, Swift cannot infer it.
     ///
     /// - Parameters:
     ///   - maximumCount: iterations in all, at most; `nil` (the default): until `makeIteration`
@@ -125,15 +125,17 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     }
 
     private func startIteration(afterWait: Bool) {
-        switch iterations.withLock({ $0.machine.startAttempt(afterBackoff: afterWait) }) {
+        // The previous output is read in the same trip: the iterations run one at a time, so it is
+        // the last one; makeIteration (user code) then runs outside the lock.
+        let (action, previous) = iterations.withLock { state in
+            (state.machine.startAttempt(afterBackoff: afterWait), state.lastOutput)
+        }
+        switch action {
         case .none:
             return
         case .finish:
             finishWithLastOutput()
         case .make(let number):
-            // User code (makeIteration) runs outside the lock; the iterations run one at a time,
-            // so the previous output read here is the last one.
-            let previous = iterations.withLock { $0.lastOutput }
             guard number <= maximumCount, let iteration = makeIteration(number, previous) else {
                 iterations.withLock { $0.machine.noAttemptMade() }
                 return finishWithLastOutput()
