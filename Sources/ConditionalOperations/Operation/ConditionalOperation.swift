@@ -191,6 +191,18 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.
     public final override func main() {}
 
+    /// Foundation's `waitUntilFinished()`, which blocks the calling thread until the operation
+    /// finished: for synchronous code only. Asynchronous code, top-level code included, awaits
+    /// ``untilFinished()``, which holds no thread.
+    ///
+    /// Restated here so that a call from an asynchronous context names the library's wait: in
+    /// top-level code (a `main.swift`) Swift picks this method even for
+    /// `await operation.waitUntilFinished()`, over the `async` overload (S14).
+    @available(*, noasync, message: "use 'await operation.untilFinished()', which holds no thread")
+    open override func waitUntilFinished() {
+        super.waitUntilFinished()
+    }
+
     // MARK: Running
 
     /// Starts the operation. A queue calls it; a manual call runs the operation once its
