@@ -38,7 +38,7 @@ extension OperationStateMachine {
         case .ready: waiting = .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)
-        case .draining: waiting = .draining
+        case .draining, .executing(.draining): waiting = .draining
         case .finishing: waiting = .finishing
         case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
         }

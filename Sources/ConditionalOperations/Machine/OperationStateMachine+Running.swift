@@ -112,7 +112,7 @@ extension OperationStateMachine {
     mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
         case .executing(let execution):
-            // The usual end of the work.
+            // The usual end of the work (or, while it drains, an early one: S6, the first wins).
             errors.append(contentsOf: new)
             guard effects.beginDeliveringIfIdle() else {
                 return .finishing(queueFinish(.executed, thread: execution.thread))
@@ -167,6 +167,8 @@ extension OperationStateMachine {
         case deliver(Effect, ObserverList)
         /// Call `execute()`; the deliverer is done.
         case execute(onAnotherThread: Bool)
+        /// Call `drain()` instead of `execute()`; the deliverer is done.
+        case drain
         /// Nothing left: the deliverer is done.
         case done
     }
@@ -176,6 +178,12 @@ extension OperationStateMachine {
     mutating func nextEffect() -> DeliveryAction {
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
+        case .executing(.due) where isCancelled && drainsBeforeFinishing:
+            // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            phase = .executing(.draining)
+            effects.endDelivery()
+            return .drain
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
@@ -187,8 +195,8 @@ extension OperationStateMachine {
             awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
-            .finishing, .finished:
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called),
+            .executing(.draining), .draining, .finishing, .finished:
             // Nothing due.
             effects.endDelivery()
             return .done
@@ -228,11 +236,23 @@ extension OperationStateMachine {
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
-        guard case .draining(let ending, _) = phase else {
+        switch phase {
+        case .draining(let ending, _):
+            // Started without executing: it finishes the way it was started.
+            errors.append(contentsOf: new)
+            return queueFinish(ending)
+        case .executing(.draining):
+            // Cancelled as it started: it finishes as one that executed (`didStart` was told).
+            errors.append(contentsOf: new)
+            return queueFinish(.executed)
+        case .finishing(.executed, _) where drainsBeforeFinishing,
+            .finished(.executed) where drainsBeforeFinishing:
+            // A `finish` while it drained after its start won (S6).
+            return []
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
+            .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
-        errors.append(contentsOf: new)
-        return queueFinish(ending)
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).
@@ -245,7 +265,7 @@ extension OperationStateMachine.Execution {
     /// The thread `execute()` runs on, if it is the one that started it.
     var thread: ThreadIdentity {
         switch self {
-        case .due: .none
+        case .due, .draining: .none
         case .called(let thread, _): thread
         }
     }

@@ -113,6 +113,9 @@ struct OperationStateMachine {
         /// `execute()` was called `since` then, on `thread` if it runs on the thread that started
         /// it (``stamp(thread:now:)``).
         case called(thread: ThreadIdentity, since: Uptime)
+        /// Cancelled before `execute()` was called, which therefore is not (S1): an operation
+        /// that runs others lets them finish first (S11), then finishes.
+        case draining
     }
 
     // Stored in every operation, in an order that leaves little padding (the memory target counts
@@ -143,7 +146,7 @@ struct OperationStateMachine {
     var isCancelled = false
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
-    private var drainsBeforeFinishing = false
+    private(set) var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).

@@ -23,6 +23,9 @@ extension ConditionalOperationsTests {
                 case .execute:
                     names.append("execute")
                     return names
+                case .drain:
+                    names.append("drain")
+                    return names
                 case .done:
                     return names
                 }
@@ -253,6 +256,35 @@ extension ConditionalOperationsTests {
             _ = machine.nextEffect()
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
+        }
+
+        @Test func S11_aDidStartObserverThatCancelsAGroupDrainsItsChildrenInsteadOfExecuting() {
+            var machine = Self.readyMachine()
+            machine.drainBeforeFinishing()
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
+            _ = machine.start()
+            _ = machine.nextEffect()
+            _ = machine.cancel(finishesWhenCancelled: false)
+            #expect(
+                Self.drain(&machine) == ["didCancel", "drain"], "S1: no execute(); S11: the children run")
+            #expect(machine.state == .executing)
+            #expect(machine.drained(errors: [TestError()]) == .deliver)
+            #expect(Self.drain(&machine) == ["finish(1,executed)"])
+        }
+
+        @Test func S6_aFinishWhileAGroupDrainsWinsAndTheDrainsEndChangesNothing() {
+            var machine = Self.readyMachine()
+            machine.drainBeforeFinishing()
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))
+            _ = machine.start()
+            _ = machine.nextEffect()
+            _ = machine.cancel(finishesWhenCancelled: false)
+            _ = Self.drain(&machine)
+            guard case .deliverNow = machine.finish(errors: []) else {
+                Issue.record("the finish did not win")
+                return
+            }
+            #expect(machine.drained(errors: []) == [])
         }
 
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
