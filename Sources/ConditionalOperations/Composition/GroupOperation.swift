@@ -36,8 +36,10 @@ import Foundation
 /// - **Memory** (S12): a finished group holds no queue; it keeps its ``children`` as long as it
 ///   lives, as an array would.
 /// - **Progress**: its ``ConditionalOperation/progress`` adds up its children's, one unit each,
-///   the total growing with children added; a ``ConditionalOperation`` child's own progress
-///   becomes a child of it (`progressView.observedProgress = group.progress`).
+///   the total growing with children added (one unit while it has none); a
+///   ``ConditionalOperation`` child's own progress becomes a child of it
+///   (`progressView.observedProgress = group.progress`). Read the first time after the group
+///   finished, it counts every child, done (S31).
 ///
 /// A child added once the group finished is cancelled and run on a queue of the library.
 ///
@@ -118,6 +120,15 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// keeps them as long as it lives.
     public var children: [Foundation.Operation] {
         group.withLock { $0.children.all }
+    }
+
+    /// Whether the group handed its children to its queue (it executes, or started without
+    /// executing): until then they wait for it (a child's diagnosis says so, S31).
+    var hasStarted: Bool {
+        group.withLock { group in
+            if case .waiting = group.state { return false }
+            return true
+        }
     }
 
     /// How many children execute at once (S11); `OperationQueue.defaultMaxConcurrentOperationCount`

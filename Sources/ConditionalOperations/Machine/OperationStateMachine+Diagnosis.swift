@@ -24,6 +24,8 @@ extension OperationStateMachine {
         var isCancelled: Bool
         var errors: [any Error]
         var owner: ConditionalOperationQueue?
+        /// Not admitted yet: the operation running it (a group), which may not have started either.
+        var parent: ConditionalOperation?
     }
 
     /// Read under the lock; the caller lets go of what it holds (conditions, the owner) unlocked.
@@ -42,7 +44,9 @@ extension OperationStateMachine {
         case .finishing: waiting = .finishing
         case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
         }
+        let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(
-            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)
+            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner,
+            parent: parent)
     }
 }

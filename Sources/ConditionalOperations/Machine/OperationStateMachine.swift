@@ -137,7 +137,8 @@ struct OperationStateMachine {
     var waiters: [Waiter] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
-    /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
+    /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
+    /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
     /// What the event sinks among the observers (`events` streams, loggers) are to be told; `nil`
     /// while there is none (see `+Sinks`).
