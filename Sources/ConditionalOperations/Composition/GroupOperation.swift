@@ -28,8 +28,9 @@ import Foundation
 ///   (S11).
 /// - **Mutual exclusivity** (S7): a child may need a category the group holds (through a
 ///   ``MutuallyExclusive`` condition of the group or of an enclosing group). It then competes for
-///   it with its siblings only, while every other operation needing the category waits for the
-///   whole group.
+///   it with its siblings only, one at a time, while every other operation needing the category
+///   waits for the whole group. A group holding a category with a limit (S19) takes one unit of
+///   it, which its children share.
 /// - **Children** (S11): ``children`` lists every child added, in order;
 ///   ``maxConcurrentChildren`` bounds how many execute at once; ``child(_:didFinishWith:)``
 ///   keeps, drops or transforms a child's errors.
