@@ -23,9 +23,9 @@ import Foundation
 /// - **Cancelling** the group cancels every child: those running, those held back by a dependency
 ///   or a condition, and every child added afterwards; the group finishes once they all finished
 ///   (``finishesWhenCancelled`` is `false`, S5). A group that does not execute (cancelled before
-///   or as it starts, by a `didStart` observer or a zero ``TimeoutObserver``, or a condition
-///   failed) still runs its children, cancelled, and finishes only after each of them finished
-///   (S11).
+///   or as it starts, by a `didStart` observer or a zero ``TimeoutObserver``; finished by a
+///   `didStart` observer; or a condition failed) still runs its children, cancelled, and finishes
+///   only after each of them finished (S11).
 /// - **Mutual exclusivity** (S7): a child may need a category the group holds (through a
 ///   ``MutuallyExclusive`` condition of the group or of an enclosing group). It then competes for
 ///   it with its siblings only, one at a time, while every other operation needing the category

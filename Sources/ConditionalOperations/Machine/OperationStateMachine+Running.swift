@@ -111,8 +111,20 @@ extension OperationStateMachine {
 
     mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
+        case .executing(.due) where drainsBeforeFinishing:
+            // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred(.drain)
+        case .executing(.draining(let finishRequested)):
+            // S6: recorded; it finishes once what it runs finished.
+            guard !finishRequested else { return .ignored }
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred([])
         case .executing(let execution):
-            // The usual end of the work (or, while it drains, an early one: S6, the first wins).
+            // The usual end of the work.
             errors.append(contentsOf: new)
             guard effects.beginDeliveringIfIdle() else {
                 return .finishing(queueFinish(.executed, thread: execution.thread))
@@ -181,7 +193,7 @@ extension OperationStateMachine {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
             // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
             // still run, cancelled, and finish before it does (S11).
-            phase = .executing(.draining)
+            phase = .executing(.draining(finishRequested: false))
             effects.endDelivery()
             return .drain
         case .executing(.due) where isCancelled:
@@ -242,13 +254,9 @@ extension OperationStateMachine {
             errors.append(contentsOf: new)
             return queueFinish(ending)
         case .executing(.draining):
-            // Cancelled as it started: it finishes as one that executed (`didStart` was told).
+            // Cancelled or finished as it started: it ends as one that executed (`didStart` was told).
             errors.append(contentsOf: new)
             return queueFinish(.executed)
-        case .finishing(.executed, _) where drainsBeforeFinishing,
-            .finished(.executed) where drainsBeforeFinishing:
-            // A `finish` while it drained after its start won (S6).
-            return []
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
             .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")

@@ -113,9 +113,10 @@ struct OperationStateMachine {
         /// `execute()` was called `since` then, on `thread` if it runs on the thread that started
         /// it (``stamp(thread:now:)``).
         case called(thread: ThreadIdentity, since: Uptime)
-        /// Cancelled before `execute()` was called, which therefore is not (S1): an operation
-        /// that runs others lets them finish first (S11), then finishes.
-        case draining
+        /// Cancelled or finished before `execute()` was called, which therefore is not (S1): an
+        /// operation that runs others lets them finish first (S11), then finishes.
+        /// `finishRequested`: a `finish` came (S6: the first one wins).
+        case draining(finishRequested: Bool)
     }
 
     // Stored in every operation, in an order that leaves little padding (the memory target counts

@@ -93,6 +93,21 @@ extension ConditionalOperationsTests.CompositionTests {
         }
 
         @Test(arguments: Executor.allCases)
+        func S11_aGroupFinishedByADidStartObserverRunsEveryChildBeforeFinishing(executor: Executor)
+            async throws
+        {
+            let probe = Probe()
+            probe.group.addObserver(BlockObserver(didStart: { $0.finish(errors: [TestError(1)]) }))
+            probe.group.addObserver(BlockObserver(didStart: { $0.finish(errors: [TestError(2)]) }))
+            executor.run(probe.group)
+            try await probe.group.waitUntilFinished(timeout: 10)
+            #expect(await probe.childrenDone.wait(seconds: 10), "every child of the finished group finished")
+            #expect(probe.childrenFinishedFirst.value, "the group finished only after all its children")
+            #expect(probe.group.executions.current == 0, "S1: execute() is not called")
+            #expect(testErrorIDs(probe.group.errors) == [1], "S6: the first finish wins")
+        }
+
+        @Test(arguments: Executor.allCases)
         func S11_aGroupWithAZeroTimeoutRunsEveryChildBeforeFinishing(executor: Executor) async throws {
             let probe = Probe()
             probe.group.addObserver(TimeoutObserver(timeout: 0))

@@ -272,7 +272,7 @@ extension ConditionalOperationsTests {
             #expect(Self.drain(&machine) == ["finish(1,executed)"])
         }
 
-        @Test func S6_aFinishWhileAGroupDrainsWinsAndTheDrainsEndChangesNothing() {
+        @Test func S6_aFinishWhileAGroupDrainsIsRecordedAndItFinishesOnceDrained() {
             var machine = Self.readyMachine()
             machine.drainBeforeFinishing()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))
@@ -280,11 +280,24 @@ extension ConditionalOperationsTests {
             _ = machine.nextEffect()
             _ = machine.cancel(finishesWhenCancelled: false)
             _ = Self.drain(&machine)
-            guard case .deliverNow = machine.finish(errors: []) else {
-                Issue.record("the finish did not win")
-                return
-            }
-            #expect(machine.drained(errors: []) == [])
+            #expect(machine.finish(errors: [TestError(1)]) == .deferred([]))
+            #expect(machine.finish(errors: [TestError(2)]) == .ignored, "S6: the first finish wins")
+            #expect(machine.state == .executing)
+            #expect(machine.drained(errors: [TestError(3)]) == .deliver)
+            #expect(Self.drain(&machine) == ["finish(2,executed)"])
+        }
+
+        @Test func S11_aDidStartObserverThatFinishesAGroupDrainsItsChildrenInsteadOfExecuting() {
+            var machine = Self.readyMachine()
+            machine.drainBeforeFinishing()
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))
+            _ = machine.start()
+            _ = machine.nextEffect()
+            #expect(
+                machine.finish(errors: [TestError(1)]) == .deferred(.drain), "the finishing thread drains")
+            #expect(Self.drain(&machine) == [], "S1: no execute()")
+            #expect(machine.drained(errors: []) == .deliver)
+            #expect(Self.drain(&machine) == ["finish(1,executed)"])
         }
 
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
