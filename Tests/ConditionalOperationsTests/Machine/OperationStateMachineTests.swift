@@ -258,48 +258,6 @@ extension ConditionalOperationsTests {
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
 
-        @Test func S11_aDidStartObserverThatCancelsAGroupDrainsItsChildrenInsteadOfExecuting() {
-            var machine = Self.readyMachine()
-            machine.drainBeforeFinishing()
-            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
-            _ = machine.start()
-            _ = machine.nextEffect()
-            _ = machine.cancel(finishesWhenCancelled: false)
-            #expect(
-                Self.drain(&machine) == ["didCancel", "drain"], "S1: no execute(); S11: the children run")
-            #expect(machine.state == .executing)
-            #expect(machine.drained(errors: [TestError()]) == .deliver)
-            #expect(Self.drain(&machine) == ["finish(1,executed)"])
-        }
-
-        @Test func S6_aFinishWhileAGroupDrainsIsRecordedAndItFinishesOnceDrained() {
-            var machine = Self.readyMachine()
-            machine.drainBeforeFinishing()
-            _ = machine.addObserver(BlockObserver(didStart: { _ in }))
-            _ = machine.start()
-            _ = machine.nextEffect()
-            _ = machine.cancel(finishesWhenCancelled: false)
-            _ = Self.drain(&machine)
-            #expect(machine.finish(errors: [TestError(1)]) == .deferred([]))
-            #expect(machine.finish(errors: [TestError(2)]) == .ignored, "S6: the first finish wins")
-            #expect(machine.state == .executing)
-            #expect(machine.drained(errors: [TestError(3)]) == .deliver)
-            #expect(Self.drain(&machine) == ["finish(2,executed)"])
-        }
-
-        @Test func S11_aDidStartObserverThatFinishesAGroupDrainsItsChildrenInsteadOfExecuting() {
-            var machine = Self.readyMachine()
-            machine.drainBeforeFinishing()
-            _ = machine.addObserver(BlockObserver(didStart: { _ in }))
-            _ = machine.start()
-            _ = machine.nextEffect()
-            #expect(
-                machine.finish(errors: [TestError(1)]) == .deferred(.drain), "the finishing thread drains")
-            #expect(Self.drain(&machine) == [], "S1: no execute()")
-            #expect(machine.drained(errors: []) == .deliver)
-            #expect(Self.drain(&machine) == ["finish(1,executed)"])
-        }
-
         @Test func S1_callbacksQueuedDuringDidStartComeBeforeExecute() {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
