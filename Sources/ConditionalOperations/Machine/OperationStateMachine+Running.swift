@@ -111,6 +111,18 @@ extension OperationStateMachine {
 
     mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
+        case .executing(.due) where drainsBeforeFinishing:
+            // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred(.drain)
+        case .executing(.draining(let finishRequested)):
+            // S6: recorded; it finishes once what it runs finished.
+            guard !finishRequested else { return .ignored }
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred([])
         case .executing(let execution):
             // The usual end of the work.
             errors.append(contentsOf: new)
@@ -167,6 +179,8 @@ extension OperationStateMachine {
         case deliver(Effect, ObserverList)
         /// Call `execute()`; the deliverer is done.
         case execute(onAnotherThread: Bool)
+        /// Call `drain()` instead of `execute()`; the deliverer is done.
+        case drain
         /// Nothing left: the deliverer is done.
         case done
     }
@@ -176,6 +190,12 @@ extension OperationStateMachine {
     mutating func nextEffect() -> DeliveryAction {
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
+        case .executing(.due) where isCancelled && drainsBeforeFinishing:
+            // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            phase = .executing(.draining(finishRequested: false))
+            effects.endDelivery()
+            return .drain
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
@@ -187,8 +207,8 @@ extension OperationStateMachine {
             awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
-            .finishing, .finished:
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called),
+            .executing(.draining), .draining, .finishing, .finished:
             // Nothing due.
             effects.endDelivery()
             return .done
@@ -228,11 +248,19 @@ extension OperationStateMachine {
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
-        guard case .draining(let ending, _) = phase else {
+        switch phase {
+        case .draining(let ending, _):
+            // Started without executing: it finishes the way it was started.
+            errors.append(contentsOf: new)
+            return queueFinish(ending)
+        case .executing(.draining):
+            // Cancelled or finished as it started: it ends as one that executed (`didStart` was told).
+            errors.append(contentsOf: new)
+            return queueFinish(.executed)
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
+            .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
-        errors.append(contentsOf: new)
-        return queueFinish(ending)
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).
@@ -245,7 +273,7 @@ extension OperationStateMachine.Execution {
     /// The thread `execute()` runs on, if it is the one that started it.
     var thread: ThreadIdentity {
         switch self {
-        case .due: .none
+        case .due, .draining: .none
         case .called(let thread, _): thread
         }
     }

@@ -113,6 +113,10 @@ struct OperationStateMachine {
         /// `execute()` was called `since` then, on `thread` if it runs on the thread that started
         /// it (``stamp(thread:now:)``).
         case called(thread: ThreadIdentity, since: Uptime)
+        /// Cancelled or finished before `execute()` was called, which therefore is not (S1): an
+        /// operation that runs others lets them finish first (S11), then finishes.
+        /// `finishRequested`: a `finish` came (S6: the first one wins).
+        case draining(finishRequested: Bool)
     }
 
     // Stored in every operation, in an order that leaves little padding (the memory target counts
@@ -134,7 +138,8 @@ struct OperationStateMachine {
     var waiters: [Waiter] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
-    /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
+    /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
+    /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
     /// What the event sinks among the observers (`events` streams, loggers) are to be told; `nil`
     /// while there is none (see `+Sinks`).
@@ -143,7 +148,7 @@ struct OperationStateMachine {
     var isCancelled = false
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
-    private var drainsBeforeFinishing = false
+    private(set) var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).

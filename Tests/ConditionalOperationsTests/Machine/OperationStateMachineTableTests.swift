@@ -90,6 +90,7 @@ extension ConditionalOperationsTests {
             case .ready(.skipped, _): described = "ready(skipped)"
             case .executing(.due): described = "executing(execute due)"
             case .executing(.called): described = "executing"
+            case .executing(.draining): described = "executing(draining)"
             case .draining: described = "draining"
             case .finishing(let ending, _):
                 described = "finishing(\(ending))"

@@ -23,6 +23,9 @@ extension ConditionalOperationsTests {
                 case .execute:
                     names.append("execute")
                     return names
+                case .drain:
+                    names.append("drain")
+                    return names
                 case .done:
                     return names
                 }
