@@ -314,9 +314,14 @@ struct OperationStateMachine {
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
     /// request. The conditions themselves are let go of once finished (``markFinished(notified:)``).
+    ///
+    /// A request still being made (inline) is not withdrawn here: the requester makes it outside
+    /// the lock, maybe only after this withdrawal and the finish's release both ran, and would then
+    /// hold the categories for good. It gives them back itself once its request returned
+    /// (``endInlineAcquisition(isGranted:context:)``), granted or not.
     mutating func abandonConditions() -> Followup {
-        guard case .acquiring(let acquisition, _) = phase, !acquisition.isGranted else { return [] }
-        return .releaseCategories  // withdraw the request; a granted one is released when finishing
+        guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return [] }
+        return .releaseCategories  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
