@@ -43,6 +43,6 @@ extension OperationStateMachine {
         case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
         }
         return DiagnosticSnapshot(
-            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)
+            waiting: waiting, state: state, isCancelled: isCancelled, errors: reportedErrors, owner: owner)
     }
 }

@@ -140,7 +140,7 @@ struct OperationStateMachine {
     /// while there is none (see `+Sinks`).
     var sinkLog: SinkLog?
     var effects = EffectQueue()
-    var isCancelled = false
+    var cancellation = Cancellation.none
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
     private var drainsBeforeFinishing = false
@@ -157,6 +157,31 @@ struct OperationStateMachine {
     }
     /// The last public state the event sinks were told of.
     var sinksTold = ConditionalOperation.State.initialized
+
+    /// Whether a cancel took effect.
+    enum Cancellation: UInt8 {
+        case none
+        /// Not yet, but `cancel(with:)` was called, and the override of `cancel()` did not call
+        /// `super` on its thread (``offerCancelError(_:)``): ``errors`` holds those errors as
+        /// ``OfferedCancelError``s, which count once a cancel takes effect, and are dropped if
+        /// the operation finishes first. Kept in ``errors``: a field of their own would cost every
+        /// operation a word for what only such an override needs.
+        case offered
+        case cancelled
+    }
+
+    /// An error of `cancel(with:)` waiting for the cancel to take effect (``Cancellation/offered``).
+    struct OfferedCancelError: Error {
+        let error: any Error
+    }
+
+    var isCancelled: Bool { cancellation == .cancelled }
+
+    /// ``errors`` as the operation reports them: without the errors offered to a cancel that
+    /// has not taken effect.
+    var reportedErrors: [any Error] {
+        cancellation == .offered ? errors.filter { !($0 is OfferedCancelError) } : errors
+    }
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -303,6 +328,7 @@ struct OperationStateMachine {
     }
 
     mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
+        dropOfferedCancelErrors()
         phase = .finishing(ending, thread: thread)
         return queueEffect(finishEffect(ending))
     }

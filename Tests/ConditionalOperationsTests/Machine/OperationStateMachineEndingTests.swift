@@ -80,5 +80,85 @@ extension ConditionalOperationsTests {
             // A grant arriving later still is given back at once.
             #expect(machine.categoriesGranted() == .answer(true, .releaseCategories))
         }
+        /// S5, S6: `cancel(with:)` is one event: a finish comes before it or after it, and the
+        /// operation ends in one of two outcomes.
+        @Test func S6_aFinishBeforeTheCancelWithAnErrorWinsWhole() {
+            var machine = OperationStateMachineTests.readyMachine()
+            _ = machine.start()
+            _ = OperationStateMachineTests.drain(&machine)
+            _ = machine.finish(errors: [])
+            #expect(machine.cancel(with: TestError(9), finishesWhenCancelled: true) == .ignored)
+            #expect(!machine.isCancelled)
+            #expect(machine.errors.isEmpty)
+        }
+
+        @Test func S5_aCancelWithAnErrorBeforeTheFinishWinsWhole() {
+            var machine = OperationStateMachineTests.readyMachine()
+            _ = machine.start()
+            _ = OperationStateMachineTests.drain(&machine)
+            _ = machine.cancel(with: TestError(9), finishesWhenCancelled: true)
+            #expect(machine.finish(errors: []) == .ignored)
+            #expect(machine.isCancelled)
+            #expect(OperationStateMachineTests.drain(&machine) == ["didCancel", "finish(1,executed)"])
+        }
+
+        /// An override of `cancel()` that calls `super` later: the error offered meanwhile waits
+        /// for the cancel, which records it with its own, before `operationDidCancel`.
+        @Test func S4_errorsOfferedBeforeTheCancelAreToldWithIt() {
+            var machine = OperationStateMachineTests.readyMachine()
+            machine.offerCancelError(TestError(1))
+            machine.offerCancelError(TestError(2))
+            #expect(machine.reportedErrors.isEmpty)
+            guard case .cancelled = machine.cancel(with: TestError(3), finishesWhenCancelled: true) else {
+                Issue.record("not cancelled")
+                return
+            }
+            guard case .deliver(.didCancel(let told), _) = machine.nextEffect() else {
+                Issue.record("no didCancel")
+                return
+            }
+            #expect(ErrorsByValue.equal(told, [TestError(1), TestError(2), TestError(3)]))
+        }
+
+        /// The same override, the finish first: the offered error is dropped with the cancel.
+        @Test func S6_aFinishBeforeAnOfferedCancelDropsTheError() {
+            var machine = OperationStateMachineTests.readyMachine()
+            _ = machine.start()
+            _ = OperationStateMachineTests.drain(&machine)
+            machine.offerCancelError(TestError(1))
+            guard case .deliverNow(.finish(let errors, _, _), _) = machine.finish(errors: []) else {
+                Issue.record("not finishing")
+                return
+            }
+            #expect(errors.isEmpty)
+            #expect(machine.cancel(finishesWhenCancelled: true) == .ignored)
+            #expect(!machine.isCancelled)
+            #expect(machine.errors.isEmpty)
+        }
+
+        /// The same, finished early before it executed: its own errors stay, the offered one goes.
+        @Test func S6_anEarlyFinishKeepsItsErrorsAndDropsAnOfferedOne() {
+            var machine = OperationStateMachineTests.readyMachine()
+            machine.offerCancelError(TestError(1))
+            _ = machine.finish(errors: [TestError(2)])
+            _ = machine.start()
+            #expect(OperationStateMachineTests.drain(&machine) == ["finish(1,skipped)"])
+            #expect(!machine.isCancelled)
+            #expect(ErrorsByValue.equal(machine.errors, [TestError(2)]))
+        }
+
+        /// An override that called `super` on another thread before `cancel(with:)` returned: the
+        /// cancel took effect, and the error still counts while it has not finished (S4).
+        @Test func S4_anErrorOfferedAfterTheCancelTookEffectIsAdded() {
+            var machine = OperationStateMachineTests.readyMachine()
+            _ = machine.start()
+            _ = OperationStateMachineTests.drain(&machine)
+            _ = machine.cancel(finishesWhenCancelled: false)
+            machine.offerCancelError(TestError(1))
+            #expect(ErrorsByValue.equal(machine.errors, [TestError(1)]))
+            _ = machine.finish(errors: [])
+            machine.offerCancelError(TestError(2))
+            #expect(ErrorsByValue.equal(machine.errors, [TestError(1)]), "finishing began")
+        }
     }
 }

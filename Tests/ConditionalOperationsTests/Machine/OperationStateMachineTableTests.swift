@@ -310,7 +310,27 @@ extension ConditionalOperationsTests {
         ])
         func S4_aCancelErrorIsRecordedUntilFinishingBegins(given: Given, isRecorded: Bool) {
             var machine = Self.machine(given)
-            #expect(machine.recordCancelError(TestError(2)) == isRecorded)
+            _ = machine.cancel(with: TestError(2), finishesWhenCancelled: true)
+            #expect(ErrorsByValue.equal(machine.errors.suffix(1), [TestError(2)]) == isRecorded)
+            #expect(machine.isCancelled == isRecorded)
+        }
+
+        /// An error offered when an override of `cancel()` did not call `super` on the thread of
+        /// `cancel(with:)`: kept for the cancel to come (not an error yet), and dropped once
+        /// finishing began.
+        @Test(arguments: [
+            (Given.initialized, true), (.pendingStarted, true), (.pendingAsking, true), (.evaluating, true),
+            (.requesting, true), (.acquiring, true), (.ready, true), (.executing, true), (.draining, true),
+            (.finishing, false),
+            (.finished, false),
+        ])
+        func S4_anOfferedCancelErrorCountsOnceTheCancelTakesEffect(given: Given, isRecorded: Bool) {
+            var machine = Self.machine(given)
+            let before = machine.reportedErrors.count
+            machine.offerCancelError(TestError(2))
+            #expect(machine.reportedErrors.count == before, "not an error before the cancel")
+            #expect(!machine.isCancelled)
+            _ = machine.cancel(finishesWhenCancelled: true)
             #expect(ErrorsByValue.equal(machine.errors.suffix(1), [TestError(2)]) == isRecorded)
         }
 
