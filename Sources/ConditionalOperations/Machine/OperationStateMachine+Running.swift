@@ -95,35 +95,6 @@ extension OperationStateMachine {
         }
     }
 
-    /// The cancel takes effect: the errors offered for it count, and `error` is recorded, before
-    /// `operationDidCancel` is queued with them.
-    private mutating func markCancelled(adding error: (any Error)?) {
-        if cancellation == .offered { errors = errors.map { ($0 as? OfferedCancelError)?.error ?? $0 } }
-        if let error { errors.append(error) }
-        cancellation = .cancelled
-    }
-
-    /// Finishing began without a cancel: the errors offered to one never count.
-    mutating func dropOfferedCancelErrors() {
-        guard cancellation == .offered else { return }
-        errors.removeAll { $0 is OfferedCancelError }
-        cancellation = .none
-    }
-
-    /// The `cancel()` that a `cancel(with:)` called returned without the base `cancel()` taking
-    /// its error on that thread: an override calls `super` later, on another thread, or not at
-    /// all. The error counts if the cancel does: at once if it took effect already (before
-    /// finishing), else with the cancel that takes effect later; a finish first drops it.
-    mutating func offerCancelError(_ error: any Error) {
-        guard state < .finishing else { return }  // the finish won, or the cancel ended it already
-        if isCancelled {
-            errors.append(error)  // `super.cancel()` ran on another thread already: it counts (S4)
-        } else {
-            errors.append(OfferedCancelError(error: error))
-            cancellation = .offered
-        }
-    }
-
     enum FinishAction {
         case finishing(Followup)
         /// Nothing else to deliver: deliver this finishing callback now, on this thread.

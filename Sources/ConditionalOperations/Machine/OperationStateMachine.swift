@@ -8,7 +8,8 @@ import Foundation
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
-/// `+Readiness`, starting to finishing in `+Running`; the vocabulary they share is in `+Actions`.
+/// `+Readiness`, starting to finishing in `+Running` (what a cancel leaves in `+Cancellation`); the
+/// vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
 struct OperationStateMachine {
@@ -140,6 +141,7 @@ struct OperationStateMachine {
     /// while there is none (see `+Sinks`).
     var sinkLog: SinkLog?
     var effects = EffectQueue()
+    /// Whether a cancel took effect (`+Cancellation`).
     var cancellation = Cancellation.none
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
@@ -157,31 +159,6 @@ struct OperationStateMachine {
     }
     /// The last public state the event sinks were told of.
     var sinksTold = ConditionalOperation.State.initialized
-
-    /// Whether a cancel took effect.
-    enum Cancellation: UInt8 {
-        case none
-        /// Not yet, but `cancel(with:)` was called, and the override of `cancel()` did not call
-        /// `super` on its thread (``offerCancelError(_:)``): ``errors`` holds those errors as
-        /// ``OfferedCancelError``s, which count once a cancel takes effect, and are dropped if
-        /// the operation finishes first. Kept in ``errors``: a field of their own would cost every
-        /// operation a word for what only such an override needs.
-        case offered
-        case cancelled
-    }
-
-    /// An error of `cancel(with:)` waiting for the cancel to take effect (``Cancellation/offered``).
-    struct OfferedCancelError: Error {
-        let error: any Error
-    }
-
-    var isCancelled: Bool { cancellation == .cancelled }
-
-    /// ``errors`` as the operation reports them: without the errors offered to a cancel that
-    /// has not taken effect.
-    var reportedErrors: [any Error] {
-        cancellation == .offered ? errors.filter { !($0 is OfferedCancelError) } : errors
-    }
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
