@@ -46,7 +46,7 @@ extension OperationStateMachine {
         }
         let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(
-            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner,
+            waiting: waiting, state: state, isCancelled: isCancelled, errors: reportedErrors, owner: owner,
             parent: parent)
     }
 }

@@ -51,50 +51,47 @@ extension OperationStateMachine {
     }
 
     enum CancelAction: Equatable {
-        /// Cancelled before, or finishing began: nothing changes.
+        /// Cancelled before, or finishing began: nothing changes (but a second cancel's error).
         case ignored
         case cancelled(Followup)
     }
 
-    mutating func cancel(finishesWhenCancelled: Bool) -> CancelAction {
-        guard !isCancelled else { return .ignored }  // `operationDidCancel` once (S4)
+    /// A cancel, with the error of the `cancel(with:)` that called it, if any. The error is
+    /// recorded in this same event, and only if the cancel counts, so that a finish comes before
+    /// both or after both: an operation that finished first is not cancelled and has no cancel
+    /// error. Every `cancel(with:)` before finishing adds its error (S4), also once cancelled.
+    mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
+        guard !isCancelled else {
+            // `operationDidCancel` once (S4).
+            if let error, state < .finishing { errors.append(error) }
+            return .ignored
+        }
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring:
             // S4: ready at once, abandoning dependencies and conditions, as Foundation does.
-            isCancelled = true
+            markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             let abandoned = abandonConditions()
             return .cancelled(
                 told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
         case .ready:
             // S4: a start made already launches it, else a queue is told again that it is ready.
-            isCancelled = true
+            markCancelled(adding: error)
             return .cancelled(
                 queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
         case .executing(let execution):
             // S5: it finishes at once, unless it asked to finish itself.
-            isCancelled = true
+            markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
             return .cancelled(told.union(queueFinish(.executed, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
-            isCancelled = true
+            markCancelled(adding: error)
             return .cancelled(queueEffect(.didCancel(errors)))
         case .finishing, .finished:
-            // Finishing began: a cancel changes nothing.
+            // Finishing began: a cancel changes nothing, and its error is not recorded.
             return .ignored
-        }
-    }
-
-    /// Records the error of a `cancel(with:)`; `false` once finishing began (it changes nothing).
-    mutating func recordCancelError(_ error: any Error) -> Bool {
-        switch phase {
-        case .finishing, .finished:
-            return false
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining:
-            errors.append(error)
-            return true
         }
     }
 
@@ -129,6 +126,7 @@ extension OperationStateMachine {
             guard effects.beginDeliveringIfIdle() else {
                 return .finishing(queueFinish(.executed, thread: execution.thread))
             }
+            dropOfferedCancelErrors()
             phase = .finishing(.executed, thread: execution.thread)
             return .deliverNow(finishEffect(.executed), observers)
         case .initialized, .pending, .ready, .draining:

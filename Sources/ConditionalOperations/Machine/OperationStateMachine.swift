@@ -8,7 +8,8 @@ import Foundation
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
-/// `+Readiness`, starting to finishing in `+Running`; the vocabulary they share is in `+Actions`.
+/// `+Readiness`, starting to finishing in `+Running` (what a cancel leaves in `+Cancellation`); the
+/// vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
 struct OperationStateMachine {
@@ -145,7 +146,8 @@ struct OperationStateMachine {
     /// while there is none (see `+Sinks`).
     var sinkLog: SinkLog?
     var effects = EffectQueue()
-    var isCancelled = false
+    /// Whether a cancel took effect (`+Cancellation`).
+    var cancellation = Cancellation.none
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
     private(set) var drainsBeforeFinishing = false
@@ -308,6 +310,7 @@ struct OperationStateMachine {
     }
 
     mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
+        dropOfferedCancelErrors()
         phase = .finishing(ending, thread: thread)
         return queueEffect(finishEffect(ending))
     }
@@ -319,9 +322,14 @@ struct OperationStateMachine {
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
     /// request. The conditions themselves are let go of once finished (``markFinished(notified:)``).
+    ///
+    /// A request still being made (inline) is not withdrawn here: the requester makes it outside
+    /// the lock, maybe only after this withdrawal and the finish's release both ran, and would then
+    /// hold the categories for good. It gives them back itself once its request returned
+    /// (``endInlineAcquisition(isGranted:context:)``), granted or not.
     mutating func abandonConditions() -> Followup {
-        guard case .acquiring(let acquisition, _) = phase, !acquisition.isGranted else { return [] }
-        return .releaseCategories  // withdraw the request; a granted one is released when finishing
+        guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return [] }
+        return .releaseCategories  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a

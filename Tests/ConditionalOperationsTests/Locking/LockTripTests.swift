@@ -97,6 +97,25 @@
                 for operation in waiting { #expect(operation.isReady) }
             }
 
+            /// The trips of `cancel` on an executing operation, its finish included: the fewest of 20.
+            static func cancelTrips(_ cancel: (ConditionalOperation) -> Void) -> Int {
+                (0..<20).map { _ in
+                    let operation = ProbeOperation(.never)  // executes until cancelled
+                    operation.start()
+                    _ = LockCounter.take()
+                    cancel(operation)
+                    return LockCounter.take()
+                }.min() ?? 0
+            }
+
+            /// `cancel(with:)` records its error in the cancel's own trip: it costs what `cancel()` does.
+            @Test func aCancelWithAnErrorTakesTheTripsOfACancel() {
+                let plain = Self.cancelTrips { $0.cancel() }
+                let withError = Self.cancelTrips { $0.cancel(with: CancellationError()) }
+                Swift.print("lock trips, cancel while executing: \(plain), cancel(with:): \(withError)")
+                #expect(withError == plain)
+            }
+
             /// A condition that never answers: its operation stays `evaluating` until cancelled.
             struct Unanswered: OperationCondition {
                 func evaluate(
