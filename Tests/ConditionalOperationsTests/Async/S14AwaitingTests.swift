@@ -133,7 +133,7 @@ extension ConditionalOperationsTests {
             #expect(finishedWhenWaitReturned.value)
         }
 
-        /// DESIGN §5: the waits hold no thread, so thousands of them cost no threads.
+        /// The waits hold no thread, so thousands of them cost no threads.
         @Test func S14_tenThousandTasksAwaitingRunAtOnceAddAtMostFourThreads() async throws {
             let queue = ConditionalOperationQueue()
             let before = ThreadCount.current()

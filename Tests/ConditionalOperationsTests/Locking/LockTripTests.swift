@@ -74,7 +74,7 @@
                 #expect(trips <= Self.bound(linux: 12))
             }
 
-            /// DESIGN §5: a plain queue under swift-corelibs-foundation asks every waiting operation
+            /// A plain queue under swift-corelibs-foundation asks every waiting operation
             /// `isReady` on each scheduling pass; once it answered `false`, those answers take no lock.
             @Test(.enabled(if: LockFreeReadiness.isKept))
             func aWaitingOperationAnswersIsReadyWithoutALock() {

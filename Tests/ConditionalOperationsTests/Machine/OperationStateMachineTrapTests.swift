@@ -7,7 +7,7 @@ import Testing
     extension ConditionalOperationsTests {
         /// The (phase, event) pairs the tables of `OperationStateMachineTableTests` leave out: the
         /// event cannot happen in that phase, and the machine stops the process naming both, in
-        /// every build (DESIGN §4). With the tables, every (phase, event) pair is stated.
+        /// every build. With the tables, every (phase, event) pair is stated.
         @Suite struct OperationStateMachineTrapTests {
             typealias Given = OperationStateMachineTableTests.Given
 
