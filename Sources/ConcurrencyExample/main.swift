@@ -1,9 +1,20 @@
-// Swift concurrency from top-level code (S14): `run`, `value`, `waitUntilFinished()` and `events`
+// Swift concurrency from top-level code (S14): `untilFinished()`, `run`, `value` and `events`
 // compile and run here as they do in async functions. CI runs it: `swift run ConcurrencyExample`.
 import ConditionalOperations
 import Foundation
 
 let queue = ConditionalOperationQueue()
+
+// `untilFinished()` waits for any operation, holding no thread: a plain one, a group. (Here, at
+// top level, `await operation.waitUntilFinished()` would pick Foundation's blocking method, and
+// the library stops it with a message naming `untilFinished()`.)
+let plain = ConditionalOperation()
+plain.name = "plain"
+let group = GroupOperation(operations: [ClosureOperation<Void>(name: "child") { $0.finish() }])
+queue.addOperations([plain, group], waitUntilFinished: false)
+await plain.untilFinished()
+await group.untilFinished()
+print("plain and group finished:", plain.isFinished && group.isFinished)
 
 // `run` owns the operation and infers its output (an Int here).
 let sum = AsyncOperation(name: "sum") { (1...100).reduce(0, +) }

@@ -13,7 +13,7 @@ import Foundation
 /// import ConditionalOperationsNetworking
 ///
 /// let download = DataTaskOperation(url: URL(string: "https://example.com/users.json")!)
-/// download.addObserver(TimeoutObserver(timeout: 30))
+/// download.addObserver(TimeoutObserver(timeout: .seconds(30)))
 /// let users = try JSONDecoder().decode([User].self, from: try await queue.run(download).data)
 /// ```
 ///

@@ -3,19 +3,24 @@ import Foundation
 
 extension ConditionalOperation {
     /// Returns once the operation finished and its `didFinish` observers returned, or throws a
-    /// ``WaitTimeoutError`` saying why it still waits once `timeout` seconds passed.
+    /// ``WaitTimeoutError`` saying why it still waits once `timeout` passed.
     ///
     /// ```swift
     /// queue.addOperation(upload)
-    /// try await upload.waitUntilFinished(timeout: 5)
+    /// try await upload.waitUntilFinished(timeout: .seconds(5))
     /// #expect(upload.errors.isEmpty)
     /// ```
     ///
     /// It holds no thread and polls nothing: it reads the operation's `events` against a timer,
     /// and whichever loses is cancelled before it returns or throws, so nothing of the wait is left
     /// running. Cancelling the calling task throws `CancellationError`; the operation is not
-    /// cancelled. Unlike `waitUntilFinished()`, a wait that never ends fails the test instead of
+    /// cancelled. Unlike `untilFinished()`, a wait that never ends fails the test instead of
     /// hanging it.
+    public func waitUntilFinished(timeout: Duration) async throws {
+        try await waitUntilFinished(timeout: timeout.seconds)
+    }
+
+    /// ``waitUntilFinished(timeout:)-(Duration)``, with the timeout in seconds.
     public func waitUntilFinished(timeout: TimeInterval) async throws {
         let events = self.events
         let outcome = try await race(
@@ -33,11 +38,11 @@ extension ConditionalOperation {
     }
 
     /// Returns once the operation is in `state` or a later one, or throws a ``WaitTimeoutError``
-    /// saying why it still waits once `timeout` seconds passed.
+    /// saying why it still waits once `timeout` passed.
     ///
     /// ```swift
     /// queue.addOperation(download)
-    /// try await download.waitUntil(.executing, timeout: 5)
+    /// try await download.waitUntil(.executing, timeout: .seconds(5))
     /// download.cancel()
     /// ```
     ///
@@ -46,8 +51,13 @@ extension ConditionalOperation {
     /// `evaluatingConditions`. Waiting for such a state returns once the operation is past it, so
     /// check `state` (or `isCancelled`) afterwards when it matters which way it went.
     ///
-    /// Like ``waitUntilFinished(timeout:)``, it holds no thread, polls nothing and leaves nothing
+    /// Like ``waitUntilFinished(timeout:)-(Duration)``, it holds no thread, polls nothing and leaves nothing
     /// running; cancelling the calling task throws `CancellationError`.
+    public func waitUntil(_ state: State, timeout: Duration) async throws {
+        try await waitUntil(state, timeout: timeout.seconds)
+    }
+
+    /// ``waitUntil(_:timeout:)-(_,Duration)``, with the timeout in seconds.
     public func waitUntil(_ state: State, timeout: TimeInterval) async throws {
         let events = self.events
         let outcome = try await race(

@@ -8,10 +8,10 @@ import Foundation
 /// let signedIn = ManualCondition(name: "signed in")
 /// upload.addCondition(signedIn)
 /// queue.addOperation(upload)
-/// try await signedIn.waitUntilEvaluated(timeout: 5)
+/// try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
 /// #expect(upload.state == .evaluatingConditions)
 /// signedIn.answer(.failed(SessionError.expired))
-/// try await upload.waitUntilFinished(timeout: 5)
+/// try await upload.waitUntilFinished(timeout: .seconds(5))
 /// #expect(upload.errors.count == 1)
 /// ```
 ///
@@ -21,7 +21,7 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     private var result: OperationConditionResult?
     private var unanswered: [@Sendable (OperationConditionResult) -> Void] = []
     private var asked = 0
-    /// The tasks in ``waitUntilEvaluated(timeout:)``, by number; `nil` until a task's continuation is made.
+    /// The tasks in ``waitUntilEvaluated(timeout:)-(Duration)``, by number; `nil` until a task's continuation is made.
     private var waiters: [Int: CheckedContinuation<Void, Never>?] = [:]
     private var nextWaiter = 0
 
@@ -72,16 +72,21 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     }
 
     /// Returns once an operation asked it to evaluate (at once if one did already), or throws a
-    /// ``WaitTimeoutError`` once `seconds` passed first.
+    /// ``WaitTimeoutError`` once `timeout` passed first.
     ///
     /// ```swift
     /// queue.addOperation(operation)
-    /// try await condition.waitUntilEvaluated(timeout: 5)
+    /// try await condition.waitUntilEvaluated(timeout: .seconds(5))
     /// #expect(operation.state == .evaluatingConditions)
     /// ```
     ///
     /// It holds no thread and, timed out or cancelled, leaves no waiter or timer behind.
     /// Cancelling the calling task throws `CancellationError`.
+    public func waitUntilEvaluated(timeout: Duration) async throws {
+        try await waitUntilEvaluated(timeout: timeout.seconds)
+    }
+
+    /// ``waitUntilEvaluated(timeout:)-(Duration)``, with the timeout in seconds.
     public func waitUntilEvaluated(timeout seconds: TimeInterval) async throws {
         let outcome = try await race({ await self.untilAsked() }, seconds: seconds)
         if case .timedOut = outcome {

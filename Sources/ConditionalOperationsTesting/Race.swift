@@ -40,3 +40,10 @@ private func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
     let nanoseconds = seconds * 1_000_000_000
     return nanoseconds >= Double(UInt64.max) ? UInt64.max : UInt64(nanoseconds)
 }
+
+extension Duration {
+    /// The duration as a `TimeInterval`, for the waits' `TimeInterval` forms.
+    var seconds: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

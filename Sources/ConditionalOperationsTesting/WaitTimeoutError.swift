@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     try await upload.waitUntilFinished(timeout: 5)
+///     try await upload.waitUntilFinished(timeout: .seconds(5))
 /// } catch let error as WaitTimeoutError {
 ///     print(error)
 ///     // waited 5.0 s for Upload 'photos' to finish; it is Upload 'photos' (evaluatingConditions):
@@ -25,19 +25,19 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
         /// `ConditionalOperation.waitUntilFinished(timeout:)`.
         ///
         /// ```swift
-        /// try await upload.waitUntilFinished(timeout: 5)  // throws .finished
+        /// try await upload.waitUntilFinished(timeout: .seconds(5))  // throws .finished
         /// ```
         case finished
         /// `ConditionalOperation.waitUntil(_:timeout:)`: the state, or a later one.
         ///
         /// ```swift
-        /// try await upload.waitUntil(.executing, timeout: 5)  // throws .state(.executing)
+        /// try await upload.waitUntil(.executing, timeout: .seconds(5))  // throws .state(.executing)
         /// ```
         case state(ConditionalOperation.State)
-        /// ``ManualCondition/waitUntilEvaluated(timeout:)``: the condition to be asked to evaluate.
+        /// ``ManualCondition/waitUntilEvaluated(timeout:)-(Duration)``: the condition to be asked to evaluate.
         ///
         /// ```swift
-        /// try await signedIn.waitUntilEvaluated(timeout: 5)  // throws .evaluation
+        /// try await signedIn.waitUntilEvaluated(timeout: .seconds(5))  // throws .evaluation
         /// ```
         case evaluation
 

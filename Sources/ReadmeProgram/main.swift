@@ -28,9 +28,10 @@ download.addObserver(
     BlockObserver(didFinish: { operation, errors in
         print("download", errors.isEmpty ? "succeeded" : "failed: \(errors)")
     }))
-download.addObserver(TimeoutObserver(timeout: 10))
+download.addObserver(TimeoutObserver(timeout: .seconds(10)))
 let queue = ConditionalOperationQueue()
-try? await queue.run(download)  // adds it, returns once it finished, throws its first error
+queue.addOperation(download)
+await download.untilFinished()  // returns once it finished, holding no thread
 
 final class SyncOperation: ConditionalOperation, @unchecked Sendable {
     override func execute() { finish() }  // the work of one sync
@@ -39,7 +40,7 @@ final class SyncOperation: ConditionalOperation, @unchecked Sendable {
 let sync = SyncOperation()
 sync.addCondition(MutuallyExclusive(SyncOperation.self))  // never two syncs at once, any queue
 sync.addCondition(NoFailedDependencies())  // not if what it depends on failed
-sync.addObserver(TimeoutObserver(timeout: 30))  // cancelled with .timedOut after 30 s
+sync.addObserver(TimeoutObserver(timeout: .seconds(30)))  // cancelled with .timedOut after 30 s
 
 final class Monitor: ConditionalOperationQueueDelegate {
     func operationQueue(
@@ -81,5 +82,5 @@ print(waiting.diagnosis)
 // SyncOperation (pending): waiting for 1 dependency: SyncOperation (initialized)
 print(queue.diagnosticReport)  // every unfinished operation of the queue, one line each
 queue.logger = BlockLogger { print($0) }  // state changes, condition answers, waits, finishes
-sync.addDeadline(after: 30)  // timedOut, whatever it is still waiting for
+sync.addDeadline(after: .seconds(30))  // timedOut, whatever it is still waiting for
 try await queue.run(sync)  // then `waiting` runs

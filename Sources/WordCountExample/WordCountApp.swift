@@ -31,10 +31,10 @@ struct WordCountApp {
     static let filesInReport = 10
     /// How many operations the queue runs at the same time.
     static let concurrentOperations = 4
-    /// How long one file may take to count, in seconds.
-    static let countTimeout: TimeInterval = 10
-    /// How long the stalled read may take, in seconds.
-    static let stalledReadTimeout: TimeInterval = 0.2
+    /// How long one file may take to count.
+    static let countTimeout: Duration = .seconds(10)
+    /// How long the stalled read may take.
+    static let stalledReadTimeout: Duration = .milliseconds(200)
 
     static func main() async {
         let log = TransitionLog()  // the program's clock starts here
@@ -83,8 +83,8 @@ struct WordCountApp {
         queue.addOperation(missing)
         queue.addOperation(stalledRead)
         for group in groups { queue.addOperation(group) }
-        await missing.waitUntilFinished()
-        for group in groups { await group.waitUntilFinished() }
+        await missing.untilFinished()
+        for group in groups { await group.untilFinished() }
 
         Console.section("1. Conditions")
         print("A count executes only if its condition \"file is readable\" holds. One path does not exist,")
@@ -140,18 +140,22 @@ struct WordCountApp {
 
         Console.section("6. Cancellation")
         print("'\(stalledRead.name ?? "")' never finishes by itself;")
-        print("TimeoutObserver(timeout: \(stalledReadTimeout)) cancelled it with OperationError.timedOut:")
-        await stalledRead.waitUntilFinished()
+        let milliseconds = Int(stalledReadTimeout / .milliseconds(1))
+        print(
+            "TimeoutObserver(timeout: .milliseconds(\(milliseconds))) cancelled it with OperationError.timedOut:"
+        )
+        await stalledRead.untilFinished()
         Console.printLines(log.lines(of: stalledRead))
+        let seconds = stalledReadTimeout / .seconds(1)
         Console.expect(
-            stalledRead.errors.contains { $0 as? OperationError == .timedOut(stalledReadTimeout) },
+            stalledRead.errors.contains { $0 as? OperationError == .timedOut(seconds) },
             "the stalled read timed out")
 
         Console.section("7. Diagnostics")
         let goAhead = GoAheadCondition()
         let write = WriteReportOperation(text: report, goAhead: goAhead)
         // A safety net: should the go-ahead never come, the program ends instead of hanging.
-        write.addDeadline(after: 10)
+        write.addDeadline(after: .seconds(10))
         queue.addOperation(write)
         await goAhead.asked()
         print("'\(write.name ?? "")' waits for a condition of the program's own, \"\(goAhead.name)\".")
@@ -159,7 +163,7 @@ struct WordCountApp {
         print(queue.diagnosticReport)
         print("Then the go-ahead is given, and '\(write.name ?? "")' prints the report:\n")
         goAhead.give()
-        await write.waitUntilFinished()
+        await write.untilFinished()
         Console.expect(!write.failed, "the report was written")
 
         Console.section("8. Graph")

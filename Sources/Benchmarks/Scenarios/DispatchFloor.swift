@@ -4,7 +4,7 @@ import Foundation
 
 extension Scenario {
     /// The floor: what the same number of empty closures costs on Dispatch itself, against the
-    /// library's own queue (DESIGN §5: at most 3× the floor).
+    /// library's own queue (its target is a small multiple of the floor).
     static let dispatchFloor = Scenario(
         name: "dispatch-floor",
         summary:

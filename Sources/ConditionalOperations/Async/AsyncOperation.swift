@@ -18,7 +18,8 @@ import Foundation
 /// `CancellationError` thrown after the cancel adds no error of its own.
 ///
 /// Foundation's blocking `waitUntilFinished()` is unavailable here, so that
-/// `await operation.waitUntilFinished()` picks the asynchronous one, top-level code included.
+/// `await operation.waitUntilFinished()` picks the asynchronous one, top-level code included;
+/// ``ConditionalOperation/untilFinished()`` waits the same way on any operation.
 open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
     // mutable state: `lockedTask`, behind the operation's own lock (`withOwnLock`)
     private let work: (@Sendable () async throws -> Output)?
@@ -128,8 +129,8 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         }
     }
 
-    /// Unavailable: `await waitUntilFinished()` waits without blocking a thread.
-    @available(*, unavailable, message: "use 'await waitUntilFinished()', which holds no thread")
+    /// Unavailable: `await untilFinished()` waits without blocking a thread.
+    @available(*, unavailable, message: "use 'await operation.untilFinished()', which holds no thread")
     public override func waitUntilFinished() {
         super.waitUntilFinished()
     }

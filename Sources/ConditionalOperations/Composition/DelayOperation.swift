@@ -9,7 +9,7 @@ import Foundation
 /// with ``NoFailedDependencies``).
 ///
 /// ```swift
-/// let pause = DelayOperation(interval: 2)
+/// let pause = DelayOperation(interval: .seconds(2))
 /// retry.addDependency(pause)
 /// ```
 public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
@@ -21,6 +21,12 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
     public init(interval: TimeInterval) {
         deadline = .after(interval)
         super.init()
+    }
+
+    /// Waits `interval` once it executes (`.seconds(2)`, `.milliseconds(500)`); at once for zero
+    /// or less.
+    public convenience init(interval: Duration) {
+        self.init(interval: interval.timeInterval)
     }
 
     /// Waits until `date` (by the wall clock); at once if it has passed when the operation executes.

@@ -22,21 +22,25 @@ import Foundation
 ///   finished; a nested group passes up those of its own children.
 /// - **Cancelling** the group cancels every child: those running, those held back by a dependency
 ///   or a condition, and every child added afterwards; the group finishes once they all finished
-///   (``finishesWhenCancelled`` is `false`, S5). A group that does not execute (cancelled before,
-///   or a condition failed) still runs its children, cancelled, and finishes only after each of
-///   them finished (S11).
+///   (``finishesWhenCancelled`` is `false`, S5). A group that does not execute (cancelled before
+///   or as it starts, by a `didStart` observer or a zero ``TimeoutObserver``; finished by a
+///   `didStart` observer; or a condition failed) still runs its children, cancelled, and finishes
+///   only after each of them finished (S11).
 /// - **Mutual exclusivity** (S7): a child may need a category the group holds (through a
 ///   ``MutuallyExclusive`` condition of the group or of an enclosing group). It then competes for
-///   it with its siblings only, while every other operation needing the category waits for the
-///   whole group.
+///   it with its siblings only, one at a time, while every other operation needing the category
+///   waits for the whole group. A group holding a category with a limit (S19) takes one unit of
+///   it, which its children share.
 /// - **Children** (S11): ``children`` lists every child added, in order;
 ///   ``maxConcurrentChildren`` bounds how many execute at once; ``child(_:didFinishWith:)``
 ///   keeps, drops or transforms a child's errors.
 /// - **Memory** (S12): a finished group holds no queue; it keeps its ``children`` as long as it
 ///   lives, as an array would.
 /// - **Progress**: its ``ConditionalOperation/progress`` adds up its children's, one unit each,
-///   the total growing with children added; a ``ConditionalOperation`` child's own progress
-///   becomes a child of it (`progressView.observedProgress = group.progress`).
+///   the total growing with children added (one unit while it has none); a
+///   ``ConditionalOperation`` child's own progress becomes a child of it
+///   (`progressView.observedProgress = group.progress`). Read the first time after the group
+///   finished, it counts every child, done (S31).
 ///
 /// A child added once the group finished is cancelled and run on a queue of the library.
 ///
@@ -117,6 +121,15 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// keeps them as long as it lives.
     public var children: [Foundation.Operation] {
         group.withLock { $0.children.all }
+    }
+
+    /// Whether the group handed its children to its queue (it executes, or started without
+    /// executing): until then they wait for it (a child's diagnosis says so, S31).
+    var hasStarted: Bool {
+        group.withLock { group in
+            if case .waiting = group.state { return false }
+            return true
+        }
     }
 
     /// How many children execute at once (S11); `OperationQueue.defaultMaxConcurrentOperationCount`

@@ -4,10 +4,13 @@ import Foundation
 /// Runs the operations `makeIteration` makes, one at a time, for polling and periodic work (S20).
 ///
 /// ```swift
-/// let poll = RepeatOperation(maximumCount: 10, interval: .constant(5)) { iteration in
+/// let poll = RepeatOperation(maximumCount: 10, interval: .constant(.seconds(5))) { iteration in
 ///     iteration == 1 || !jobIsDone() ? CheckJobOperation() : nil  // a ResultOperation<JobStatus>
 /// }
 /// ```
+///
+/// To stop on what the last iteration returned, take its output too
+/// (``init(maximumCount:interval:makeIteration:)-(_,_,(Int,Output?)->ResultOperation<Output>?)``).
 ///
 /// - It runs `makeIteration(1)`, `makeIteration(2)`, … each once the one before finished, waiting
 ///   `interval` between them (``RetryBackoff``, given the number of the iteration that finished and
@@ -18,7 +21,7 @@ import Foundation
 ///   ends its wait at once.
 /// - Its output is the last iteration's output. With no iteration at all it finishes without a
 ///   value, as any ``ResultOperation`` that did not produce one (``ResultOperation/value`` then
-///   throws a descriptive error).
+///   throws a descriptive error), unless its `Output` is `Void`: then it returns `()` (S23).
 /// - The iterations run on the queue that runs the repeat operation (on a queue that runs one
 ///   operation at a time they would wait for it: there, and without a queue, on one of the
 ///   library's). Observers of the repeat operation see one operation; an iteration may need an
@@ -36,7 +39,7 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     private let iterations = Locked(State())
     private let maximumCount: Int
     private let interval: RetryBackoff
-    private let makeIteration: @Sendable (Int) -> ResultOperation<Output>?
+    private let makeIteration: @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
 
     /// Repeats the operations `makeIteration` makes, given the iteration's number (from 1).
     ///
@@ -51,7 +54,43 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     ) {
         self.maximumCount = max(0, maximumCount ?? .max)
         self.interval = interval
-        self.makeIteration = makeIteration
+        self.makeIteration = { iteration, _ in makeIteration(iteration) }
+        super.init()
+    }
+
+    /// Repeats the operations `makeIteration` makes, given the iteration's number (from 1) and
+    /// the output of the iteration before (`nil` for the first), so that it can stop on what the
+    /// last iteration returned (S20).
+    ///
+    /// ```swift
+    /// let poll = RepeatOperation<JobStatus>(interval: .constant(.seconds(5))) { _, previous in
+    ///     previous == .done ? nil : CheckJobOperation()  // a ResultOperation<JobStatus>
+    /// }
+    /// ```
+    ///
+    /// Spell `Output` (`RepeatOperation<JobStatus>`), or the closure's return type: from a closure
+    /// of several statements that returns `nil` somewhere, Swift cannot infer it.
+    ///
+    /// - Parameters:
+    ///   - maximumCount: iterations in all, at most; `nil` (the default): until `makeIteration`
+    ///     returns `nil`, an iteration fails, or the operation is cancelled.
+    ///   - interval: the wait after an iteration before the next one. Default: none.
+    ///   - makeIteration: a new operation for each iteration, not enqueued anywhere, or `nil` to
+    ///     stop; `previous` is the output of the iteration that finished last.
+    public convenience init(
+        maximumCount: Int? = nil, interval: RetryBackoff = .immediate,
+        makeIteration: @escaping @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
+    ) {
+        self.init(maximumCount: maximumCount, interval: interval, makeNext: makeIteration)
+    }
+
+    private init(
+        maximumCount: Int?, interval: RetryBackoff,
+        makeNext: @escaping @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
+    ) {
+        self.maximumCount = max(0, maximumCount ?? .max)
+        self.interval = interval
+        self.makeIteration = makeNext
         super.init()
     }
 
@@ -86,13 +125,18 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     }
 
     private func startIteration(afterWait: Bool) {
-        switch iterations.withLock({ $0.machine.startAttempt(afterBackoff: afterWait) }) {
+        // The previous output is read in the same trip: the iterations run one at a time, so it is
+        // the last one; makeIteration (user code) then runs outside the lock.
+        let (action, previous) = iterations.withLock { state in
+            (state.machine.startAttempt(afterBackoff: afterWait), state.lastOutput)
+        }
+        switch action {
         case .none:
             return
         case .finish:
             finishWithLastOutput()
         case .make(let number):
-            guard number <= maximumCount, let iteration = makeIteration(number) else {
+            guard number <= maximumCount, let iteration = makeIteration(number, previous) else {
                 iterations.withLock { $0.machine.noAttemptMade() }
                 return finishWithLastOutput()
             }

@@ -3,7 +3,8 @@ import Foundation
 /// An operation that produces a value of type `Output`, or fails.
 ///
 /// Subclass it, compute the value in ``ConditionalOperation/execute()`` and finish with
-/// ``finish(returning:)`` (or ``finish(with:)``). Once it finished, ``result`` holds the outcome,
+/// ``finish(returning:)`` (or ``finish(with:)``); a `ResultOperation<Void>` may finish with a
+/// plain `finish()`, which returns `()` (S23). Once it finished, ``result`` holds the outcome,
 /// and a consumer receives the value through ``ConditionalOperation/inject(from:_:)``, without
 /// an operation in between to carry it.
 ///
@@ -33,13 +34,21 @@ open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked S
     ///   condition, a cancel error, a finish error); `.failure(CancellationError())` if the
     ///   operation was cancelled without an error.
     /// - `.success` with the value of ``finish(returning:)`` otherwise.
-    /// - `nil` if it finished without errors and without a value (a plain `finish()`).
+    /// - `nil` if it finished without errors and without a value (a plain `finish()`), or a
+    ///   condition skipped it (S17).
+    ///
+    /// An operation whose `Output` is `Void` has nothing to return: a plain `finish()` (or
+    /// `finish(errors: [])`) is `finish(returning: ())`, so its result is `.success(())` (S23).
     public var result: Result<Output, any Error>? {
         let (state, errors, cancelled, output) = finishingSnapshot { lockedOutput }
         guard state >= .finishing else { return nil }
         if let error = errors.first { return .failure(error) }
         if cancelled { return .failure(CancellationError()) }
-        return output.map { .success($0 as! Output) }
+        if let output { return .success(output as! Output) }
+        // S23, read here rather than stored by every finish: only a Void output pays for it. A
+        // skipped operation did not run, and has no output to hand over (S17).
+        guard Output.self == Void.self, !isSkipped else { return nil }
+        return .success(() as! Output)
     }
 
     /// Finishes the operation successfully with `output`. As for every `finish`, the first call

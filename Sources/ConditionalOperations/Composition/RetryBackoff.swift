@@ -6,11 +6,15 @@ import Foundation
 /// ```swift
 /// let backoffs: [RetryBackoff] = [
 ///     .immediate,
-///     .constant(2),  // 2 s after every failure
-///     .exponential(initial: 0.5, multiplier: 2, maximum: 30),  // 0.5, 1, 2, 4 … 30 s, with jitter
+///     .constant(.seconds(2)),  // 2 s after every failure
+///     // 0.5, 1, 2, 4 … 30 s, each shortened by up to half (jitter)
+///     .exponential(initial: .milliseconds(500), multiplier: 2, maximum: .seconds(30)),
 ///     .custom { attempt, errors in errors.contains { $0 is FatalError } ? nil : Double(attempt) },
 /// ]
 /// ```
+///
+/// Intervals are `Duration`s or `TimeInterval`s in seconds (S24); ``delay(afterAttempt:errors:)``
+/// and ``custom(_:)`` count in seconds.
 public struct RetryBackoff: Sendable {
     private let delay: @Sendable (_ attempt: Int, _ errors: [any Error]) -> TimeInterval?
 
@@ -22,6 +26,11 @@ public struct RetryBackoff: Sendable {
     public static let immediate = RetryBackoff { _, _ in 0 }
 
     /// The same wait after every failed attempt.
+    public static func constant(_ interval: Duration) -> RetryBackoff {
+        constant(interval.timeInterval)
+    }
+
+    /// The same wait after every failed attempt, in seconds.
     public static func constant(_ interval: TimeInterval) -> RetryBackoff {
         RetryBackoff { _, _ in interval }
     }
@@ -32,6 +41,16 @@ public struct RetryBackoff: Sendable {
     ///
     /// With `jitter` 0.5 (the default) the wait is drawn uniformly between half and all of the
     /// computed one; with 1, between none and all of it ("full jitter"); with 0, it is exact.
+    public static func exponential(
+        initial: Duration, multiplier: Double = 2, maximum: Duration = .seconds(60), jitter: Double = 0.5
+    ) -> RetryBackoff {
+        exponential(
+            initial: initial.timeInterval, multiplier: multiplier, maximum: maximum.timeInterval,
+            jitter: jitter)
+    }
+
+    /// ``exponential(initial:multiplier:maximum:jitter:)-(Duration,_,_,_)``, with `initial` and
+    /// `maximum` in seconds.
     public static func exponential(
         initial: TimeInterval, multiplier: Double = 2, maximum: TimeInterval = 60, jitter: Double = 0.5
     ) -> RetryBackoff {

@@ -5,7 +5,7 @@ import Foundation
 /// waiting between attempts as a ``RetryBackoff`` says.
 ///
 /// ```swift
-/// let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: 0.5)) { attempt in
+/// let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: .seconds(1))) { attempt in
 ///     FetchUsersOperation()  // a ResultOperation<[User]>
 /// }
 /// process.inject(from: fetch) { process, users in process.users = users }

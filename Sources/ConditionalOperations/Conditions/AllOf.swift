@@ -13,12 +13,13 @@ import Foundation
 /// It takes every member's dependencies and the union of their exclusivity categories. With no
 /// member, it is satisfied.
 public struct AllOf: OperationCondition {
-    /// The members, in order.
+    /// The members, in order; a condition object (an instance of a class) given more than once
+    /// is a member once (S13).
     public let conditions: [any OperationCondition]
 
     /// Satisfied when every one of `conditions` is.
     public init(_ conditions: [any OperationCondition]) {
-        self.conditions = conditions
+        self.conditions = conditions.withoutRepeatedObjects
     }
 
     /// `AllOf<a, b>`, with the members' names.

@@ -14,12 +14,13 @@ import Foundation
 /// It takes every member's dependencies and the union of their exclusivity categories. With no
 /// member, it fails with ``OperationError/conditionFailed(name:)``.
 public struct AnyOf: OperationCondition {
-    /// The members, in order.
+    /// The members, in order; a condition object (an instance of a class) given more than once
+    /// is a member once (S13).
     public let conditions: [any OperationCondition]
 
     /// Satisfied as soon as one of `conditions` is.
     public init(_ conditions: [any OperationCondition]) {
-        self.conditions = conditions
+        self.conditions = conditions.withoutRepeatedObjects
     }
 
     /// `AnyOf<a, b>`, with the members' names.

@@ -15,7 +15,9 @@
 /// With a limit (S19), at most `limit` operations holding the category execute at once, in the
 /// order they asked. A category has one limit: the first one the process gives it with
 /// ``init(category:limit:)``; `init(category:)` means 1. A different limit for a category that has
-/// one, or a limit below 1, stops the program naming the category and both limits (S13).
+/// one, or a limit below 1, stops the program naming the category and both limits (S13). A
+/// ``GroupOperation`` holding the category takes one unit, which its children needing the
+/// category share, one at a time (S7).
 public struct MutuallyExclusive: OperationCondition {
     /// The category's name.
     public let category: String

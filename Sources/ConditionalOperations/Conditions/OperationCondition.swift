@@ -53,6 +53,18 @@ extension Array where Element == any OperationCondition {
         flatMap { $0.dependencies(for: operation) }
     }
 
+    /// The conditions, each condition object (an instance of a class) only at its first place
+    /// (S13): one object given twice is evaluated once, and asked for its dependencies once, so
+    /// its dependency is not added to a queue twice. Values (structs, enums) are all kept: two
+    /// equal values may still be two conditions.
+    var withoutRepeatedObjects: [any OperationCondition] {
+        var seen: Set<ObjectIdentifier> = []
+        return filter { condition in
+            guard type(of: condition) is AnyClass else { return true }
+            return seen.insert(ObjectIdentifier(condition as AnyObject)).inserted
+        }
+    }
+
     /// The union of every condition's categories (S7, S18).
     var mutuallyExclusiveCategories: Set<String> {
         reduce(into: []) { $0.formUnion($1.mutuallyExclusiveCategories) }

@@ -26,6 +26,10 @@ extension ConditionalOperation {
     ) -> OperationDiagnosis.Reason {
         switch snapshot.waiting {
         case .admission:
+            // A group's child reaches a queue only once the group executes (S31).
+            if let group = snapshot.parent as? GroupOperation, !group.hasStarted {
+                return .group(group.diagnosticName)
+            }
             // A plain queue admits an operation only once its dependencies finished.
             let unfinished = unfinishedDependencies
             return unfinished.isEmpty ? .notEnqueued : .dependencies(unfinished)

@@ -6,6 +6,8 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
         switch self {
         case .notEnqueued:
             return "not added to a queue or started yet"
+        case .group(let group):
+            return "waiting for its group \(group) to start"
         case .dependencies(let dependencies):
             let count = dependencies.count == 1 ? "1 dependency" : "\(dependencies.count) dependencies"
             let list = dependencies.map { "\($0.name) (\($0.state))" }.joined(separator: ", ")

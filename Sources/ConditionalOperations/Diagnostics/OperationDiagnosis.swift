@@ -26,6 +26,9 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         /// Neither added to a queue nor started. On a plain `OperationQueue` an operation stays
         /// here until its dependencies finished (Foundation tells it nothing when it is added).
         case notEnqueued
+        /// A child of a ``GroupOperation`` that has not started yet, named here: the group hands
+        /// its children to its queue only once it executes (S11, S31).
+        case group(String)
         /// Waiting for these unfinished dependencies (the condition dependencies of S3 included).
         case dependencies([Dependency])
         /// Its conditions are being evaluated: those named have not answered after `waited` seconds.

@@ -122,7 +122,9 @@ final class ExclusivityController: Sendable {
 
         mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
-            let category = Category(name: name, limit: limits[ExclusivityController.unscopedName(name)] ?? 1)
+            // A group's scope is one unit of the category, its children take turns under it (S19).
+            let limit = ExclusivityController.isScoped(name) ? 1 : limits[name] ?? 1
+            let category = Category(name: name, limit: limit)
             categories[name] = category
             return category
         }
@@ -230,7 +232,9 @@ extension ExclusivityController {
     /// for the child: a deadlock. So a category that an enclosing parent (the nearest one, see
     /// `OperationStateMachine.exclusivityParent`) declares is requested in that parent's scope
     /// instead: siblings still exclude each other, and everything outside waits for the whole
-    /// group, which holds the category itself until every child finished. A parent declares the
+    /// group, which holds the category itself until every child finished. The parent holds one
+    /// unit of a category with a limit (S19), and its children share that unit, one at a time:
+    /// a scope's limit is 1, so the units in use never exceed the limit. A parent declares the
     /// same categories it holds: its children only run while it executes.
     static func scoped(_ categories: Set<String>, under parent: ConditionalOperation?) -> Set<String> {
         guard var parent else { return categories }
@@ -246,6 +250,11 @@ extension ExclusivityController {
             parent = grandparent
         }
         return requested.union(unresolved)
+    }
+
+    /// Whether `category` is private to the children of a parent (``scopedCategory(_:in:)``).
+    static func isScoped(_ category: String) -> Bool {
+        category.utf8.contains(0x1F)
     }
 
     /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``).

@@ -24,6 +24,8 @@ extension OperationStateMachine {
         var isCancelled: Bool
         var errors: [any Error]
         var owner: ConditionalOperationQueue?
+        /// Not admitted yet: the operation running it (a group), which may not have started either.
+        var parent: ConditionalOperation?
     }
 
     /// Read under the lock; the caller lets go of what it holds (conditions, the owner) unlocked.
@@ -38,11 +40,13 @@ extension OperationStateMachine {
         case .ready: waiting = .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)
-        case .draining: waiting = .draining
+        case .draining, .executing(.draining): waiting = .draining
         case .finishing: waiting = .finishing
         case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
         }
+        let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(
-            waiting: waiting, state: state, isCancelled: isCancelled, errors: errors, owner: owner)
+            waiting: waiting, state: state, isCancelled: isCancelled, errors: reportedErrors, owner: owner,
+            parent: parent)
     }
 }

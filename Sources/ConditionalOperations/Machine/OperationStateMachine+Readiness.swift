@@ -305,8 +305,9 @@ extension OperationStateMachine {
             phase = .acquiring(acquisition, requests)
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
-            // Cancelled or finished early while requesting.
-            return .answer(true, [])
+            // Cancelled or finished early while requesting: it never executes. Nobody else gives
+            // back a request made after the cancel withdrew nothing (``abandonConditions()``).
+            return .answer(true, .releaseCategories)
         case .initialized, .pending, .evaluating:
             fatalError("endInlineAcquisition in phase \(phase): nothing was requested")
         }

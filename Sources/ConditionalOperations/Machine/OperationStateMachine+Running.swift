@@ -51,50 +51,47 @@ extension OperationStateMachine {
     }
 
     enum CancelAction: Equatable {
-        /// Cancelled before, or finishing began: nothing changes.
+        /// Cancelled before, or finishing began: nothing changes (but a second cancel's error).
         case ignored
         case cancelled(Followup)
     }
 
-    mutating func cancel(finishesWhenCancelled: Bool) -> CancelAction {
-        guard !isCancelled else { return .ignored }  // `operationDidCancel` once (S4)
+    /// A cancel, with the error of the `cancel(with:)` that called it, if any. The error is
+    /// recorded in this same event, and only if the cancel counts, so that a finish comes before
+    /// both or after both: an operation that finished first is not cancelled and has no cancel
+    /// error. Every `cancel(with:)` before finishing adds its error (S4), also once cancelled.
+    mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
+        guard !isCancelled else {
+            // `operationDidCancel` once (S4).
+            if let error, state < .finishing { errors.append(error) }
+            return .ignored
+        }
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring:
             // S4: ready at once, abandoning dependencies and conditions, as Foundation does.
-            isCancelled = true
+            markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             let abandoned = abandonConditions()
             return .cancelled(
                 told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
         case .ready:
             // S4: a start made already launches it, else a queue is told again that it is ready.
-            isCancelled = true
+            markCancelled(adding: error)
             return .cancelled(
                 queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
         case .executing(let execution):
             // S5: it finishes at once, unless it asked to finish itself.
-            isCancelled = true
+            markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
             return .cancelled(told.union(queueFinish(.executed, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
-            isCancelled = true
+            markCancelled(adding: error)
             return .cancelled(queueEffect(.didCancel(errors)))
         case .finishing, .finished:
-            // Finishing began: a cancel changes nothing.
+            // Finishing began: a cancel changes nothing, and its error is not recorded.
             return .ignored
-        }
-    }
-
-    /// Records the error of a `cancel(with:)`; `false` once finishing began (it changes nothing).
-    mutating func recordCancelError(_ error: any Error) -> Bool {
-        switch phase {
-        case .finishing, .finished:
-            return false
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining:
-            errors.append(error)
-            return true
         }
     }
 
@@ -111,12 +108,25 @@ extension OperationStateMachine {
 
     mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
+        case .executing(.due) where drainsBeforeFinishing:
+            // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred(.drain)
+        case .executing(.draining(let finishRequested)):
+            // S6: recorded; it finishes once what it runs finished.
+            guard !finishRequested else { return .ignored }
+            errors.append(contentsOf: new)
+            phase = .executing(.draining(finishRequested: true))
+            return .deferred([])
         case .executing(let execution):
             // The usual end of the work.
             errors.append(contentsOf: new)
             guard effects.beginDeliveringIfIdle() else {
                 return .finishing(queueFinish(.executed, thread: execution.thread))
             }
+            dropOfferedCancelErrors()
             phase = .finishing(.executed, thread: execution.thread)
             return .deliverNow(finishEffect(.executed), observers)
         case .initialized, .pending, .ready, .draining:
@@ -167,6 +177,8 @@ extension OperationStateMachine {
         case deliver(Effect, ObserverList)
         /// Call `execute()`; the deliverer is done.
         case execute(onAnotherThread: Bool)
+        /// Call `drain()` instead of `execute()`; the deliverer is done.
+        case drain
         /// Nothing left: the deliverer is done.
         case done
     }
@@ -176,6 +188,12 @@ extension OperationStateMachine {
     mutating func nextEffect() -> DeliveryAction {
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
+        case .executing(.due) where isCancelled && drainsBeforeFinishing:
+            // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
+            // still run, cancelled, and finish before it does (S11).
+            phase = .executing(.draining(finishRequested: false))
+            effects.endDelivery()
+            return .drain
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
@@ -187,8 +205,8 @@ extension OperationStateMachine {
             awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called), .draining,
-            .finishing, .finished:
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called),
+            .executing(.draining), .draining, .finishing, .finished:
             // Nothing due.
             effects.endDelivery()
             return .done
@@ -228,11 +246,19 @@ extension OperationStateMachine {
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
     mutating func drained(errors new: [any Error]) -> Followup {
-        guard case .draining(let ending, _) = phase else {
+        switch phase {
+        case .draining(let ending, _):
+            // Started without executing: it finishes the way it was started.
+            errors.append(contentsOf: new)
+            return queueFinish(ending)
+        case .executing(.draining):
+            // Cancelled or finished as it started: it ends as one that executed (`didStart` was told).
+            errors.append(contentsOf: new)
+            return queueFinish(.executed)
+        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
+            .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }
-        errors.append(contentsOf: new)
-        return queueFinish(ending)
     }
 
     /// The operation is being deallocated (its dependencies are about to be removed).
@@ -245,7 +271,7 @@ extension OperationStateMachine.Execution {
     /// The thread `execute()` runs on, if it is the one that started it.
     var thread: ThreadIdentity {
         switch self {
-        case .due: .none
+        case .due, .draining: .none
         case .called(let thread, _): thread
         }
     }

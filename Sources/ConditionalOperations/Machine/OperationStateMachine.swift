@@ -8,7 +8,8 @@ import Foundation
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
-/// `+Readiness`, starting to finishing in `+Running`; the vocabulary they share is in `+Actions`.
+/// `+Readiness`, starting to finishing in `+Running` (what a cancel leaves in `+Cancellation`); the
+/// vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
 struct OperationStateMachine {
@@ -113,6 +114,10 @@ struct OperationStateMachine {
         /// `execute()` was called `since` then, on `thread` if it runs on the thread that started
         /// it (``stamp(thread:now:)``).
         case called(thread: ThreadIdentity, since: Uptime)
+        /// Cancelled or finished before `execute()` was called, which therefore is not (S1): an
+        /// operation that runs others lets them finish first (S11), then finishes.
+        /// `finishRequested`: a `finish` came (S6: the first one wins).
+        case draining(finishRequested: Bool)
     }
 
     // Stored in every operation, in an order that leaves little padding (the memory target counts
@@ -134,16 +139,18 @@ struct OperationStateMachine {
     var waiters: [Waiter] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
-    /// `ExclusivityController.scoped(_:under:)`. Weak: a child never keeps its parent alive.
+    /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
+    /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
     /// What the event sinks among the observers (`events` streams, loggers) are to be told; `nil`
     /// while there is none (see `+Sinks`).
     var sinkLog: SinkLog?
     var effects = EffectQueue()
-    var isCancelled = false
+    /// Whether a cancel took effect (`+Cancellation`).
+    var cancellation = Cancellation.none
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
-    private var drainsBeforeFinishing = false
+    private(set) var drainsBeforeFinishing = false
     /// The operation is being deallocated: readiness queries must change nothing.
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
@@ -303,6 +310,7 @@ struct OperationStateMachine {
     }
 
     mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
+        dropOfferedCancelErrors()
         phase = .finishing(ending, thread: thread)
         return queueEffect(finishEffect(ending))
     }
@@ -314,9 +322,14 @@ struct OperationStateMachine {
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
     /// request. The conditions themselves are let go of once finished (``markFinished(notified:)``).
+    ///
+    /// A request still being made (inline) is not withdrawn here: the requester makes it outside
+    /// the lock, maybe only after this withdrawal and the finish's release both ran, and would then
+    /// hold the categories for good. It gives them back itself once its request returned
+    /// (``endInlineAcquisition(isGranted:context:)``), granted or not.
     mutating func abandonConditions() -> Followup {
-        guard case .acquiring(let acquisition, _) = phase, !acquisition.isGranted else { return [] }
-        return .releaseCategories  // withdraw the request; a granted one is released when finishing
+        guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return [] }
+        return .releaseCategories  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a

@@ -3,7 +3,7 @@ import Foundation
 
 extension ConditionalOperation {
     /// Cancels the operation with ``OperationError/timedOut(_:)`` unless it finished `interval`
-    /// seconds from now, whatever it is waiting for by then.
+    /// from now, whatever it is waiting for by then.
     ///
     /// Unlike ``TimeoutObserver``, which counts from the start, a deadline covers the whole life:
     /// dependencies, conditions that never answer, a category that is never given back, the
@@ -15,15 +15,20 @@ extension ConditionalOperation {
     ///
     /// ```swift
     /// let sync = SyncOperation()
-    /// sync.addDeadline(after: 30)
+    /// sync.addDeadline(after: .seconds(30))
     /// queue.addOperation(sync)
     /// ```
+    public func addDeadline(after interval: Duration) {
+        addDeadline(after: interval.timeInterval)
+    }
+
+    /// ``addDeadline(after:)-(Duration)``, with `interval` in seconds.
     public func addDeadline(after interval: TimeInterval) {
         addDeadline(.after(interval), timeout: interval)
     }
 
     /// Cancels the operation with ``OperationError/timedOut(_:)`` unless it finished by `date`;
-    /// the error carries the seconds from now to `date`. See ``addDeadline(after:)``.
+    /// the error carries the seconds from now to `date`. See ``addDeadline(after:)-(Duration)``.
     public func addDeadline(at date: Date) {
         addDeadline(.at(date), timeout: max(0, date.timeIntervalSinceNow))
     }

@@ -2,13 +2,19 @@ import Dispatch
 import Foundation
 
 /// Cancels an operation with ``OperationError/timedOut(_:)`` if it has not finished `timeout`
-/// seconds after it started (S8); the operation then finishes as any cancelled one does (S5).
+/// after it started (S8); the operation then finishes as any cancelled one does (S5).
+///
+/// ```swift
+/// upload.addObserver(TimeoutObserver(timeout: .seconds(30)))
+/// ```
 ///
 /// The timer starts at `operationDidStart` and is cancelled at `operationDidFinish`, so it costs
 /// nothing once the operation finished. One observer may watch several operations.
 ///
 /// A `timeout` of zero or less is a deadline already past: the operation times out as it starts
 /// (`timed out after -0.5 s`), unlike ProcedureKit's `TimeoutObserver`, which sets no timer then.
+/// The timeout is a `Duration` (`.seconds(30)`, `.milliseconds(200)`) or a `TimeInterval` in
+/// seconds (S24).
 public struct TimeoutObserver: OperationObserver {
     private let timeout: TimeInterval
     private let timers = Timers()
@@ -17,6 +23,12 @@ public struct TimeoutObserver: OperationObserver {
     /// or less, as it starts.
     public init(timeout: TimeInterval) {
         self.timeout = timeout
+    }
+
+    /// Cancels the operation `timeout` after it started, unless it finished by then; zero or
+    /// less, as it starts.
+    public init(timeout: Duration) {
+        self.init(timeout: timeout.timeInterval)
     }
 
     /// Starts the operation's timer: `timeout` seconds from now it cancels the operation with

@@ -129,6 +129,9 @@ extension ConditionalOperation {
                     execute()
                 }
                 return
+            case .drain:
+                drain()
+                return
             case .done:
                 return
             }

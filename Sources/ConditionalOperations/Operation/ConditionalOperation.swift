@@ -56,7 +56,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     public var state: State { machine.withLock { $0.state } }
 
     /// Every error so far: cancel errors, condition failures and finish errors, in that arrival order.
-    public var errors: [any Error] { machine.withLock { $0.errors } }
+    public var errors: [any Error] { machine.withLock { $0.reportedErrors } }
 
     /// `true` once the operation finished (or is finishing) with at least one error.
     public var failed: Bool { machine.withLock { $0.failed } }
@@ -191,6 +191,18 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.
     public final override func main() {}
 
+    /// Foundation's `waitUntilFinished()`, which blocks the calling thread until the operation
+    /// finished: for synchronous code only. Asynchronous code, top-level code included, awaits
+    /// ``untilFinished()``, which holds no thread.
+    ///
+    /// Restated here so that a call from an asynchronous context names the library's wait: in
+    /// top-level code (a `main.swift`) Swift picks this method even for
+    /// `await operation.waitUntilFinished()`, over the `async` overload (S14).
+    @available(*, noasync, message: "use 'await operation.untilFinished()', which holds no thread")
+    open override func waitUntilFinished() {
+        super.waitUntilFinished()
+    }
+
     // MARK: Running
 
     /// Starts the operation. A queue calls it; a manual call runs the operation once its
@@ -219,8 +231,11 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// (S4); while executing, observers get `operationDidCancel` and the operation finishes at once
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
+        // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
+        // the cancel's own trip through the lock, so that a finish comes before both or after both.
+        let error = CancelErrorHandoff.take(for: self)
         let finishes = finishesWhenCancelled
-        run(machine.withLock { $0.cancel(finishesWhenCancelled: finishes) })
+        run(machine.withLock { $0.cancel(with: error, finishesWhenCancelled: finishes) })
     }
 
     /// Foundation's own `cancel()`, for the runner: it posts `isCancelled` and zeroes Foundation's
@@ -229,10 +244,17 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         super.cancel()
     }
 
-    /// Records `error` in ``errors``, then calls `cancel()`.
+    /// Cancels the operation with `error`: calls `cancel()`, whose base records `error` in
+    /// ``errors`` as the cancel takes effect.
+    ///
+    /// Either the cancel takes effect, and the operation is cancelled with `error`, or a finish
+    /// came first, and `error` is dropped: never one without the other. Every `cancel(with:)`
+    /// before finishing adds its error. An override of `cancel()` that calls `super` later or on
+    /// another thread still cancels with `error`; if `super` then runs on another thread while
+    /// this call waits, and that cancel already finished the operation, `error` comes too late.
     public func cancel(with error: any Error) {
-        _ = machine.withLock { $0.recordCancelError(error) }
-        cancel()
+        guard let untaken = CancelErrorHandoff.offer(error, to: self, while: cancel) else { return }
+        machine.withLock { $0.offerCancelError(untaken) }
     }
 
     /// The same as ``cancel(with:)``, in the classic spelling.

@@ -18,7 +18,8 @@ public enum OperationError: Error, Sendable {
     /// The operation is part of a dependency cycle and could never start.
     case dependencyCycle
     /// A ``ResultOperation`` awaited for its ``ResultOperation/value`` finished without errors
-    /// and without a value (a plain `finish()`); `name` names it.
+    /// and without a value (a plain `finish()`; not one whose `Output` is `Void`, which returns
+    /// `()`, S23); `name` names it.
     case finishedWithoutValue(name: String)
     /// Its ``ConditionalOperationQueue`` was shut down (S21): added after
     /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called, or unfinished when the

@@ -36,7 +36,8 @@ extension ConditionalOperation: ProgressReporting {
     ///   progress of your own with `addChild(_:withPendingUnitCount:)`, or let a
     ///   ``GroupOperation`` do so for its children.
     /// - Ask for it before the operation finishes: the operation lets go of it when it finishes
-    ///   (S12), and each later access returns a new, completed progress.
+    ///   (S12), and each later access returns a new, completed progress (a group's counts each of
+    ///   its children, S31).
     ///
     /// On swift-corelibs-foundation `Progress` is not thread-safe: update it from one thread at
     /// a time (the thread running `execute()`).
@@ -45,7 +46,7 @@ extension ConditionalOperation: ProgressReporting {
     /// The operation's progress, and whether this call made it (and installed its observer).
     func makeProgress() -> (progress: Progress, made: Bool) {
         if let progress = ProgressTable.progress(of: self) { return (progress, false) }
-        if isFinished { return (Self.finishedProgress(cancelled: isCancelled), false) }
+        if isFinished { return (Self.finishedProgress(units: finishedUnits, cancelled: isCancelled), false) }
         let progress = Progress(parent: nil, userInfo: nil)
         progress.totalUnitCount = 1
         // Weakly: the user may keep the progress, and cancel it, long after the operation is gone.
@@ -79,11 +80,17 @@ extension ConditionalOperation: ProgressReporting {
         }
     }
 
+    /// The units a finished operation's progress counts: one, or one per child of a group (S31).
+    private var finishedUnits: Int64 {
+        guard let group = self as? GroupOperation else { return 1 }
+        return Int64(max(group.children.count, 1))
+    }
+
     /// What a finished operation reports when its progress is asked for only now.
-    private static func finishedProgress(cancelled: Bool) -> Progress {
+    private static func finishedProgress(units: Int64, cancelled: Bool) -> Progress {
         let progress = Progress(parent: nil, userInfo: nil)
-        progress.totalUnitCount = 1
-        progress.completedUnitCount = 1
+        progress.totalUnitCount = units
+        progress.completedUnitCount = units
         if cancelled { progress.cancel() }
         return progress
     }

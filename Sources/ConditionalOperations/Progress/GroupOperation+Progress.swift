@@ -3,7 +3,9 @@ import Foundation
 /// A group's ``ConditionalOperation/progress`` adds up its children's: each child is one unit of
 /// it, and the group's `totalUnitCount` grows with every child added (also while it runs, and
 /// operations its children produce). Nothing of this happens before the group's progress is asked
-/// for; children added before that are counted at that moment.
+/// for; children added before that are counted at that moment. A group without children counts one
+/// unit, as any operation does. Asked for the first time once the group finished, it counts every
+/// child, done (S31).
 ///
 /// ```swift
 /// let group = GroupOperation(operations: [download, unzip, index])

@@ -13,9 +13,13 @@ import Foundation
 /// group could not adopt its progress. The counts reach the `Progress` through one writer at a
 /// time (whoever changed them while nobody wrote), so that a smaller total is never written after
 /// a larger one, and never under the lock.
+///
+/// A group without children counts one unit, as any operation does: swift-corelibs-foundation
+/// traps on a total lowered to 0 (its fractions then all have the denominator 0, and adding two
+/// of them is a precondition failure), and every later write to such a progress traps too.
 struct GroupProgressTally {
     let progress: Progress
-    /// Every child the group knows of: the progress's total.
+    /// Every child the group knows of: the progress's total, once there is one.
     private var total: Int64 = 0
     private var writtenTotal: Int64 = -1
     /// Units of finished children that count themselves, not yet written.
@@ -87,15 +91,16 @@ struct GroupProgressTally {
 
     /// The writer's next write, or `nil`: it stops.
     mutating func nextWrite() -> Write? {
-        guard total != writtenTotal || unwrittenCompleted > 0 else {
+        let units = max(total, 1)
+        guard units != writtenTotal || unwrittenCompleted > 0 else {
             isWriting = false
             return nil
         }
         isWriting = true
         defer {
-            writtenTotal = total
+            writtenTotal = units
             unwrittenCompleted = 0
         }
-        return Write(progress: progress, total: total, completed: unwrittenCompleted)
+        return Write(progress: progress, total: units, completed: unwrittenCompleted)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// lock the group takes anyway.
 extension GroupStateMachine {
     /// The group's progress was made: which children's progress to try to adopt, and the first
-    /// write (``GroupProgressTally/beginWrite()``).
+    /// write (``GroupProgressTally/beginWrite()``). Once every child finished, that write counts
+    /// them all, done (S31).
     mutating func makeProgress(
         _ progress: Progress
     ) -> (adopt: [ConditionalOperation], write: GroupProgressTally.Write?) {
@@ -20,8 +21,9 @@ extension GroupStateMachine {
             for _ in 0..<running.finishedChildren { tally.addFinished() }
             children = Array(running.added.values)
         case .finished:
-            // Every child finished: the group's own finish completes its progress.
-            return ([], nil)
+            // Every child finished: one unit each, all done, however late the progress is made.
+            let units = Int64(max(self.children.all.count, 1))
+            return ([], GroupProgressTally.Write(progress: progress, total: units, completed: units))
         case .modifying:
             fatalError("GroupStateMachine: makeProgress in state modifying")
         }

@@ -99,7 +99,41 @@ extension ConditionalOperationsTests {
             #expect(operation.isFinished)
         }
 
-        /// DESIGN §5: the waits hold no thread, so thousands of them cost no threads.
+        @Test func S14_untilFinishedWaitsForAPlainOperationAndAGroupAfterEveryDidFinishObserver() async {
+            let plain = ProbeOperation(.finishLater)
+            let group = GroupOperation(operations: [ProbeOperation(.finishLater)])
+            let told = Recorder()
+            for operation in [plain, group] {
+                operation.addObserver(BlockObserver(didFinish: { _, _ in told.record("didFinish") }))
+            }
+            ConditionalOperationQueue().addOperations([plain, group], waitUntilFinished: false)
+            #expect(await within { await plain.untilFinished() } != nil)
+            #expect(await within { await group.untilFinished() } != nil)
+            #expect(plain.isFinished && group.isFinished)
+            #expect(told.all == ["didFinish", "didFinish"])
+        }
+
+        /// Synchronous code keeps Foundation's blocking `waitUntilFinished()`: it returns once the
+        /// operation finished, on the thread that waited.
+        static func waitBlocking(for operation: ConditionalOperation) -> Bool {
+            operation.waitUntilFinished()
+            return operation.isFinished
+        }
+
+        @Test func S14_synchronousCodeKeepsFoundationsBlockingWait() async {
+            let operation = ProbeOperation(.finishLater)
+            let waited = Latch()
+            let finishedWhenWaitReturned = Box(false)
+            Thread.detachNewThread {
+                finishedWhenWaitReturned.value = Self.waitBlocking(for: operation)
+                waited.countDown()
+            }
+            OperationQueue().addOperation(operation)
+            #expect(await waited.wait())
+            #expect(finishedWhenWaitReturned.value)
+        }
+
+        /// The waits hold no thread, so thousands of them cost no threads.
         @Test func S14_tenThousandTasksAwaitingRunAtOnceAddAtMostFourThreads() async throws {
             let queue = ConditionalOperationQueue()
             let before = ThreadCount.current()

@@ -142,5 +142,27 @@ extension ConditionalOperationsTests.CompositionTests {
             let poll = RepeatOperation<Int>(maximumCount: 2) { Self.iteration($0) }
             #expect(try await queue.run(poll) == 2, "no deadlock: the iterations do not wait for it")
         }
+
+        @Test func S20_makeIterationMayStopOnWhatThePreviousIterationReturned() async throws {
+            let asked = Recorder()
+            let poll = RepeatOperation<Int> { number, previous in
+                asked.record("\(number): \(previous.map(String.init) ?? "nil")")
+                return previous == 30 ? nil : Self.iteration(number * 10)
+            }
+            #expect(try await ConditionalOperationQueue().run(poll) == 30)
+            #expect(asked.all == ["1: nil", "2: 10", "3: 20", "4: 30"])
+            #expect(poll.iterationCount == 3)
+        }
+
+        @Test func S20_thePreviousOutputWithAnIntervalAndAMaximumCount() async throws {
+            let previousOutputs = Recorder()
+            let poll = RepeatOperation<String>(maximumCount: 3, interval: .constant(.milliseconds(10))) {
+                number, previous -> ResultOperation<String>? in
+                previousOutputs.record(previous ?? "none")
+                return ClosureOperation<String> { $0.finish(returning: "run \(number)") }
+            }
+            #expect(try await OperationQueue().run(poll) == "run 3")
+            #expect(previousOutputs.all == ["none", "run 1", "run 2"])
+        }
     }
 }

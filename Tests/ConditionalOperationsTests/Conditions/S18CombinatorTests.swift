@@ -156,5 +156,47 @@ extension ConditionalOperationsTests {
             let operation = await Self.run(AllOf([Twice(), Self.pass("b")]))
             #expect(testErrorIDs(operation.errors) == [1])
         }
+
+        /// A condition object that counts how often it is evaluated, and fails.
+        final class CountedFailure: OperationCondition, Sendable {
+            let evaluations = Counter()
+
+            func evaluate(
+                for operation: ConditionalOperation,
+                completion: @escaping @Sendable (OperationConditionResult) -> Void
+            ) {
+                completion(.failed(TestError(evaluations.increment())))
+            }
+        }
+
+        @Test func S13_theSameConditionObjectGivenTwiceToAllOfIsEvaluatedOnce() async {
+            let condition = CountedFailure()
+            let operation = await Self.run(AllOf([condition, Self.pass("b"), condition]))
+            #expect(condition.evaluations.current == 1)
+            #expect(testErrorIDs(operation.errors) == [1], "one failure, not one per mention")
+            #expect((condition && Self.pass("b") && condition).name == "AllOf<CountedFailure, b>")
+        }
+
+        @Test func S13_theSameConditionObjectGivenTwiceToAnyOfIsEvaluatedOnce() async {
+            let condition = CountedFailure()
+            let operation = await Self.run(condition || condition)
+            #expect(condition.evaluations.current == 1)
+            #expect(testErrorIDs(operation.errors) == [1])
+        }
+
+        @Test func S13_aConditionObjectGivenTwiceAddsItsDependencyOnce() async {
+            for queue in [OperationQueue(), ConditionalOperationQueue()] {
+                let condition = NeedsSetup()
+                let operation = await Self.run(AllOf([condition, condition]), on: queue)
+                #expect(condition.asked.current == 1)
+                #expect(operation.dependencies.count == 1)
+                #expect(operation.executions.current == 1)
+            }
+        }
+
+        @Test func S18_equalValueConditionsAreStillEachEvaluated() async {
+            let operation = await Self.run(AllOf([Self.fail("a"), Self.fail("a")]))
+            #expect(Self.messages(operation) == ["condition 'a' failed", "condition 'a' failed"])
+        }
     }
 }

@@ -106,7 +106,7 @@ extension ConditionalOperationsTests {
             #expect(
                 byName["ProbeOperation 'cancelled'"]?.lines.dropFirst().first?.hasSuffix(", cancelled")
                     == true)
-            // addDependency asked isReady with both dependencies finished: that admitted it (DESIGN §1).
+            // addDependency asked isReady with both dependencies finished: that admitted it (an `isReady` query admits an operation).
             #expect(byName["ProbeOperation 'waiting'"]?.reason == "ready, waiting for its queue to start it")
             #expect(byName["ProbeOperation 'waiting'"]?.dependencies.count == 2)
             #expect(graph.dot.contains("style=\"rounded,filled,dashed\""))

@@ -20,21 +20,20 @@ extension ConditionalOperationsTests {
                 }
             }
 
-            // In an async function: in top-level code, `await` would pick Foundation's blocking
-            // waitUntilFinished(), which is unavailable there.
+            // In an async function; its body works as top-level code (a main.swift) too.
             func greetTheWorld() async {
                 let who = "world"
                 let greet = GreetOperation(who: who)
                 greet.addCondition(BlockCondition(name: "has a name") { !who.isEmpty })
                 greet.addObserver(BlockObserver(didFinish: { _, errors in print("finished", errors) }))
                 OperationQueue().addOperation(greet)
-                await greet.waitUntilFinished()
+                await greet.untilFinished()
             }
 
             await greetTheWorld()
             let greet = GreetOperation(who: "again")
             OperationQueue().addOperation(greet)
-            await greet.waitUntilFinished()
+            await greet.untilFinished()
             return greet
         }
 
@@ -82,7 +81,7 @@ extension ConditionalOperationsTests {
 
             let queue = OperationQueue()
             queue.addOperation(checksum)
-            await checksum.waitUntilFinished()
+            await checksum.untilFinished()
             return checksum
         }
 

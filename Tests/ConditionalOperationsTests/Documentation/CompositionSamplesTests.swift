@@ -57,10 +57,10 @@ extension ConditionalOperationsTests {
 
         @Test func repeatingAnOperation() async throws {
             let exportID = "export-1"
-            let poll = RepeatOperation(maximumCount: 60, interval: .constant(5)) { iteration in
+            let poll = RepeatOperation(maximumCount: 60, interval: .constant(.seconds(5))) { iteration in
                 CheckExportOperation(exportID)  // a ResultOperation<ExportStatus>
             }
-            poll.addObserver(TimeoutObserver(timeout: 300))
+            poll.addObserver(TimeoutObserver(timeout: .seconds(300)))
             // The sample would poll 60 times, 5 s apart: here one iteration, then a cancel.
             let first = Latch()
             poll.addObserver(BlockObserver(didStart: { _ in first.countDown() }))
@@ -68,8 +68,17 @@ extension ConditionalOperationsTests {
             #expect(await first.wait())
             await waitUntil(seconds: 10) { poll.iterationCount == 1 }
             poll.cancel()
-            await poll.waitUntilFinished()
+            await poll.untilFinished()
             #expect(poll.isCancelled && poll.iterationCount == 1)
+        }
+
+        @Test func repeatingUntilThePreviousOutputSaysDone() async throws {
+            let exportID = "export-1"
+            let export = RepeatOperation<ExportStatus>(interval: .constant(.seconds(1))) { _, previous in
+                previous == .ready ? nil : CheckExportOperation(exportID)
+            }
+            #expect(try await OperationQueue().run(export) == .ready)
+            #expect(export.iterationCount == 1, "the first check said ready: no second one")
         }
 
         @Test func controllingTheChildren() async {
@@ -141,7 +150,7 @@ extension ConditionalOperationsTests {
 
             let queue = ConditionalOperationQueue()
             queue.addOperations([fetch, process], waitUntilFinished: false)
-            await process.waitUntilFinished()
+            await process.untilFinished()
             print(try process.result!.get())  // ["Ada", "Grace"]
             return try process.result!.get()
         }
@@ -168,7 +177,7 @@ extension ConditionalOperationsTests {
 
         func retry(process: ProcessUsersOperation) -> RetryOperation<[User]> {
             let fetch = RetryOperation(
-                maximumAttempts: 4, backoff: .exponential(initial: 0.5, maximum: 10),
+                maximumAttempts: 4, backoff: .exponential(initial: .milliseconds(500), maximum: .seconds(10)),
                 shouldRetry: { errors in !errors.contains { $0 is AuthenticationError } },
                 makeAttempt: { attempt in
                     FetchUsersOperation()  // a fresh ResultOperation<[User]> for every attempt
@@ -178,7 +187,7 @@ extension ConditionalOperationsTests {
         }
 
         func pause(next: Foundation.Operation, queue: OperationQueue) -> DelayOperation {
-            let pause = DelayOperation(interval: 2)  // or DelayOperation(until: date)
+            let pause = DelayOperation(interval: .seconds(2))  // or DelayOperation(until: date)
             next.addDependency(pause)
             queue.addOperations([pause, next], waitUntilFinished: false)
             return pause
@@ -192,7 +201,7 @@ extension ConditionalOperationsTests {
 
         @Test func theGroupInstalls() async {
             let group = install(url: URL(fileURLWithPath: "archive.zip"), queue: ConditionalOperationQueue())
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(group.errors.isEmpty && !group.isCancelled)
         }
 
@@ -201,7 +210,7 @@ extension ConditionalOperationsTests {
             let download = ClosureOperation<Void>(name: "download") { $0.finish() }
             let sync = groupHoldingACategory(uploadChanges: upload, downloadChanges: download)
             ConditionalOperationQueue().addOperation(sync)
-            await sync.waitUntilFinished()
+            await sync.untilFinished()
             #expect(sync.errors.isEmpty && upload.isFinished && download.isFinished)
         }
 
@@ -217,7 +226,7 @@ extension ConditionalOperationsTests {
         @Test func theDelayHoldsBackItsDependent() async {
             let next = ClosureOperation<Void>(name: "next") { $0.finish() }
             let pause = pause(next: next, queue: ConditionalOperationQueue())
-            await next.waitUntilFinished()
+            await next.untilFinished()
             #expect(pause.isFinished && !pause.isCancelled)
         }
     }

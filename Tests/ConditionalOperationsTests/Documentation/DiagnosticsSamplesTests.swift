@@ -130,7 +130,7 @@ extension ConditionalOperationsTests {
         }
 
         func deadlines(upload: ConditionalOperation, queue: ConditionalOperationQueue) {
-            upload.addDeadline(after: 30)  // counted from now: add it when you enqueue
+            upload.addDeadline(after: .seconds(30))  // counted from now: add it when you enqueue
             upload.addDeadline(at: Date(timeIntervalSinceNow: 60))  // or at a given date
             queue.addOperation(upload)
         }
@@ -142,14 +142,14 @@ extension ConditionalOperationsTests {
             swiftLog(queue: queue)
             let operation = ClosureOperation<Void>(name: "logged") { $0.finish() }
             queue.addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(queue.logger != nil)
         }
 
         @Test func aDeadlineAddedBeforeEnqueuingIsDroppedAtTheFinish() async {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
             deadlines(upload: upload, queue: ConditionalOperationQueue())
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             #expect(upload.errors.isEmpty && !upload.isCancelled)
         }
 

@@ -334,7 +334,7 @@ extension ConditionalOperationsTests {
             #expect(blocks.count == 1)
             #expect(
                 blocks.first?.lines == [
-                    "let pause = DelayOperation(interval: 2)", "retry.addDependency(pause)",
+                    "let pause = DelayOperation(interval: .seconds(2))", "retry.addDependency(pause)",
                 ])
         }
 

@@ -69,7 +69,7 @@ extension ConditionalOperationsTests {
             let produced = Produced()
             producer.addObserver(BlockObserver(didProduce: { _, operation in produced.append(operation) }))
             queue.addOperation(producer)
-            await producer.waitUntilFinished()
+            await producer.untilFinished()
             for operation in produced.operations {
                 await (operation as? ConditionalOperation)?.waitUntilFinished()
             }
@@ -99,7 +99,7 @@ extension ConditionalOperationsTests {
             upload.addDependency(writeReport)  // dependencies after conditions (see below)
             queue.addOperation(upload)
             queue.addOperation(writeReport)
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             #expect(upload.errors.isEmpty)
         }
 
@@ -113,7 +113,7 @@ extension ConditionalOperationsTests {
             op.addCondition(readable("/nonexistent-\(UUID().uuidString)"))
             op.addCondition(NegatedCondition(BlockCondition(name: "offline mode") { settings.isOffline }))
             op.start()
-            await op.waitUntilFinished()
+            await op.untilFinished()
             #expect(
                 op.errors.map { String(describing: $0) } == [
                     "condition 'file is readable' failed", "condition 'Not<offline mode>' failed",
@@ -134,7 +134,7 @@ extension ConditionalOperationsTests {
             let cellularAllowed = BlockCondition(name: "cellular allowed") { settings.allowsCellular }
             download.addCondition(signedIn && (onWiFi || cellularAllowed))
             download.start()
-            await download.waitUntilFinished()
+            await download.untilFinished()
             #expect(download.errors.isEmpty && !download.isSkipped)
         }
 
@@ -143,7 +143,7 @@ extension ConditionalOperationsTests {
             let upload = UploadOperation("report")
             upload.addCondition(SkippingCondition(BlockCondition(name: "has changes") { !changes.isEmpty }))
             upload.start()
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             #expect(upload.isSkipped && upload.errors.isEmpty && !upload.isCancelled)
         }
 
@@ -157,7 +157,7 @@ extension ConditionalOperationsTests {
             // … run both; then sync.errors is [1 dependency failed: dependency 'login' failed: rejected]
             queue.addOperation(login)
             queue.addOperation(sync)
-            await sync.waitUntilFinished()
+            await sync.untilFinished()
             #expect(
                 sync.errors.map { String(describing: $0) } == [
                     "1 dependency failed: dependency 'login' failed: rejected"
@@ -197,7 +197,7 @@ extension ConditionalOperationsTests {
             let op = SyncOperation()
             op.addCondition(DiskSpaceCondition(bytesNeeded: .max))
             op.start()
-            await op.waitUntilFinished()
+            await op.untilFinished()
             #expect(
                 op.errors.map { String(describing: $0) } == [
                     "condition 'disk space ≥ \(Int64.max) bytes' failed"
@@ -224,7 +224,7 @@ extension ConditionalOperationsTests {
                     }))
             op.addObserver(Logger())
             op.start()
-            await op.waitUntilFinished()
+            await op.untilFinished()
             #expect(op.isFinished)
         }
 
@@ -250,7 +250,7 @@ extension ConditionalOperationsTests {
             write.addCondition(DatabaseWrite())
             let queue = OperationQueue()
             for operation in [showAlert, sync, write] { queue.addOperation(operation) }
-            for operation in [showAlert, sync, write] { await operation.waitUntilFinished() }
+            for operation in [showAlert, sync, write] { await operation.untilFinished() }
             #expect([showAlert, sync, write].allSatisfy { $0.errors.isEmpty })
         }
 
@@ -282,7 +282,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.delegate = monitor  // willAdd / operationDidFinish(errors:), held weakly
             queue.addOperation(importer)
-            await importer.waitUntilFinished()
+            await importer.untilFinished()
             #expect(importer.isFinished && importer.errors.isEmpty)
         }
 
@@ -297,6 +297,7 @@ extension ConditionalOperationsTests {
             await queue.waitUntilIdle()  // returns once report finished
             #expect(counted == 0 && unfinished == 1)
             #expect(report.isFinished && queue.unfinishedOperations.isEmpty)
+            await expectVoidValue(report)
         }
 
         @Test func runningOperationsTheCurrentQueue() async {
@@ -308,16 +309,17 @@ extension ConditionalOperationsTests {
                 operation.finish()
             }
             queue.addOperation(importer)
-            await importer.waitUntilFinished()
+            await importer.untilFinished()
             // importer added cleanUp before it finished, so the queue's idle means cleanUp finished.
             await queue.waitUntilIdle()
             #expect(cleanUp.isFinished && cleanUp.errors.isEmpty)
+            await expectVoidValue(importer, cleanUp)
         }
 
         @Test func runningOperationsByHand() async {
             let checksum = ChecksumOperation()
             checksum.start()  // at most once
-            await checksum.waitUntilFinished()
+            await checksum.untilFinished()
             #expect(checksum.isFinished)
         }
     }

@@ -176,13 +176,13 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.delegate = monitor  // held weakly
             let download = DownloadFeedOperation(feed: feed)
-            download.addObserver(TimeoutObserver(timeout: 30))
+            download.addObserver(TimeoutObserver(timeout: .seconds(30)))
             download.addObserver(
                 BlockObserver(didFinish: { operation, errors in
                     print(operation.name ?? "", errors.isEmpty ? "done" : "failed: \(errors)")
                 }))
             queue.addOperation(download)
-            await download.waitUntilFinished()  // holds no thread
+            await download.untilFinished()  // holds no thread
             return download.errors
         }
 
@@ -196,7 +196,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.addOperation(login)
             queue.addOperation(upload)
-            await upload.waitUntilFinished()
+            await upload.untilFinished()
             print(upload.errors)  // [1 dependency failed: dependency 'login' failed: rejected]
             return upload
         }
@@ -221,7 +221,7 @@ extension ConditionalOperationsTests {
             download.addCondition(MutuallyExclusive(category: "database"))
             let queue = ConditionalOperationQueue()
             queue.addOperation(sync)
-            await sync.waitUntilFinished()  // no deadlock: the children share the group's hold
+            await sync.untilFinished()  // no deadlock: the children share the group's hold
             return sync
         }
 
@@ -230,7 +230,7 @@ extension ConditionalOperationsTests {
             post.addCondition(SignedIn(session: session))
             let queue = ConditionalOperationQueue()
             queue.addOperation(post)  // adds SignInOperation first, as a dependency of `post`
-            await post.waitUntilFinished()
+            await post.untilFinished()
             return post
         }
 
@@ -242,7 +242,7 @@ extension ConditionalOperationsTests {
                     didCancel: { _, _ in print("not called: a failed condition is no cancel") },
                     didFinish: { operation, errors in print(operation.isCancelled, errors) }))
             OperationQueue().addOperation(upload)
-            await upload.waitUntilFinished()  // prints: false [condition 'has network' failed]
+            await upload.untilFinished()  // prints: false [condition 'has network' failed]
             return upload
         }
 
@@ -293,8 +293,9 @@ extension ConditionalOperationsTests {
             #expect(dependencies == ["fetch", "sign in"])
             #expect(checkState == .ready)
             #expect(fetch.isFinished, "addOperations(_:waitUntilFinished: true) waited")
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(session.isSignedIn && post.errors.isEmpty)
+            await expectVoidValue(post, fetch)
         }
 
         /// (a) and (c) of "Four things to know about the queue", shown without the sample's order
@@ -311,10 +312,10 @@ extension ConditionalOperationsTests {
             queue.addOperation(post)
             let signIn = post.dependencies.compactMap { $0 as? SignInOperation }
             #expect(signIn.count == 1)
-            for operation in signIn { await operation.waitUntilFinished() }
+            for operation in signIn { await operation.untilFinished() }
             #expect(session.isSignedIn && !fetch.isFinished && post.state == .pending)
             queue.addOperation(fetch)
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(post.errors.isEmpty)
         }
 
@@ -330,10 +331,10 @@ extension ConditionalOperationsTests {
             queue.addOperation(post)
             #expect(post.state == .pending)
             OperationQueue().addOperation(fetch)  // finishes elsewhere while the queue is suspended
-            try await post.waitUntil(.ready, timeout: 20)
+            try await post.waitUntil(.ready, timeout: .seconds(20))
             #expect(post.state == .ready && queue.isSuspended, "evaluated, not started")
             queue.isSuspended = false
-            await post.waitUntilFinished()
+            await post.untilFinished()
             #expect(post.errors.isEmpty)
         }
 
@@ -360,17 +361,21 @@ extension ConditionalOperationsTests {
         @Test func operationCountCountsNothingUnfinishedOperationCountEverything() async {
             let queue = ConditionalOperationQueue()
             let (count, unfinished) = counts(on: queue)
+            let second = queue.unfinishedOperations.filter { $0.name == "second" }
             #expect(count == 0)
             #expect(unfinished == 2)
             let done = Latch()
             queue.addBarrierBlock { done.countDown() }
             queue.isSuspended = false
             #expect(await done.wait())  // the barrier runs once both finished
+            #expect(second.count == 1)
+            for operation in second { await expectVoidValue(operation) }
         }
 
         @Test func aGroupAndItsChildrenShareACategoryWithoutDeadlock() async {
             let sync = await groupSharingItsCategory()
             #expect(sync.isFinished && sync.errors.isEmpty)
+            for child in sync.children { await expectVoidValue(child) }
         }
 
         @Test func aConditionDependencySignsInBeforeThePost() async {
@@ -379,6 +384,7 @@ extension ConditionalOperationsTests {
             #expect(session.isSignedIn)
             #expect(post.errors.isEmpty && !post.isCancelled)
             #expect(post.dependencies.map(\.name) == ["sign in"])
+            await expectVoidValue(post)
         }
 
         @Test func aSignedInSessionNeedsNoDependency() async {
@@ -402,8 +408,8 @@ extension ConditionalOperationsTests {
             cancelled.cancel()
             let queue = ConditionalOperationQueue()
             queue.add([cancelled, failed, afterCancelled, afterFailed])
-            await afterCancelled.waitUntilFinished()
-            await afterFailed.waitUntilFinished()
+            await afterCancelled.untilFinished()
+            await afterFailed.untilFinished()
             #expect(afterCancelled.executions.current == 0)
             #expect(
                 afterCancelled.errors.map { String(describing: $0) } == [
@@ -421,8 +427,8 @@ extension ConditionalOperationsTests {
             queue.add([export, after])
             #expect(await exporter.started.wait())
             export.cancel()
-            await export.waitUntilFinished()
-            await after.waitUntilFinished()
+            await export.untilFinished()
+            await after.untilFinished()
             #expect(export.isCancelled)
             #expect(export.errors.count == 1 && export.errors.first is CancellationError)
             #expect(after.executions.current == 1)

@@ -18,7 +18,7 @@ extension ConditionalOperationsTests {
         /// Compiled, not run: it would reach the network.
         static func theDocCommentSample(queue: OperationQueue) async throws -> [User] {
             let download = DataTaskOperation(url: URL(string: "https://example.com/users.json")!)
-            download.addObserver(TimeoutObserver(timeout: 30))
+            download.addObserver(TimeoutObserver(timeout: .seconds(30)))
             let users = try JSONDecoder().decode([User].self, from: try await queue.run(download).data)
             return users
         }
@@ -30,7 +30,7 @@ extension ConditionalOperationsTests {
             let feedURL = server.url("/missing")
             await #expect(throws: DataTaskError.self) {
                 let download = DataTaskOperation(url: feedURL)
-                download.addObserver(TimeoutObserver(timeout: 30))
+                download.addObserver(TimeoutObserver(timeout: .seconds(30)))
                 let feed = try JSONDecoder().decode(Feed.self, from: try await queue.run(download).data)
                 _ = feed
             }

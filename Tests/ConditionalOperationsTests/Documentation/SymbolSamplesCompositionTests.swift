@@ -73,7 +73,7 @@ private func closureOperation() -> ClosureOperation<Data> {
 
 // DelayOperation
 private func delayOperation(retry: Foundation.Operation) {
-    let pause = DelayOperation(interval: 2)
+    let pause = DelayOperation(interval: .seconds(2))
     retry.addDependency(pause)
 }
 
@@ -81,8 +81,9 @@ private func delayOperation(retry: Foundation.Operation) {
 private func retryBackoffs() -> [RetryBackoff] {
     let backoffs: [RetryBackoff] = [
         .immediate,
-        .constant(2),  // 2 s after every failure
-        .exponential(initial: 0.5, multiplier: 2, maximum: 30),  // 0.5, 1, 2, 4 … 30 s, with jitter
+        .constant(.seconds(2)),  // 2 s after every failure
+        // 0.5, 1, 2, 4 … 30 s, each shortened by up to half (jitter)
+        .exponential(initial: .milliseconds(500), multiplier: 2, maximum: .seconds(30)),
         .custom { attempt, errors in errors.contains { $0 is FatalError } ? nil : Double(attempt) },
     ]
     return backoffs
@@ -121,7 +122,7 @@ private func inject(queue: OperationQueue) -> ConditionalOperation {
 
 // RetryOperation
 private func retryOperation(process: ProcessOperation) -> RetryOperation<[User]> {
-    let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: 0.5)) { attempt in
+    let fetch = RetryOperation(maximumAttempts: 4, backoff: .exponential(initial: .seconds(1))) { attempt in
         FetchUsersOperation()  // a ResultOperation<[User]>
     }
     process.inject(from: fetch) { process, users in process.users = users }
@@ -168,8 +169,16 @@ private final class CheckJobOperation: ResultOperation<JobStatus>, @unchecked Se
 }
 
 private func repeatOperation(jobIsDone: @escaping @Sendable () -> Bool) -> RepeatOperation<JobStatus> {
-    let poll = RepeatOperation(maximumCount: 10, interval: .constant(5)) { iteration in
+    let poll = RepeatOperation(maximumCount: 10, interval: .constant(.seconds(5))) { iteration in
         iteration == 1 || !jobIsDone() ? CheckJobOperation() : nil  // a ResultOperation<JobStatus>
+    }
+    return poll
+}
+
+// RepeatOperation.init(maximumCount:interval:makeIteration:), with the previous output
+private func repeatOperationUntilDone() -> RepeatOperation<JobStatus> {
+    let poll = RepeatOperation<JobStatus>(interval: .constant(.seconds(5))) { _, previous in
+        previous == .done ? nil : CheckJobOperation()  // a ResultOperation<JobStatus>
     }
     return poll
 }
@@ -203,13 +212,13 @@ extension ConditionalOperationsTests {
         @Test func aGroupsProgress() async throws {
             let progressView = ProgressView()
             let group = groupProgress(queue: OperationQueue(), progressView: progressView)
-            try await group.waitUntilFinished(timeout: 5)
+            try await group.waitUntilFinished(timeout: .seconds(5))
             #expect(progressView.observedProgress?.totalUnitCount == 3)
         }
 
         @Test func anInjection() async throws {
             let process = inject(queue: OperationQueue())
-            try await process.waitUntilFinished(timeout: 5)
+            try await process.waitUntilFinished(timeout: .seconds(5))
             #expect(saved.withLock { $0 }.contains(User(name: "Ada")))
         }
 
@@ -219,13 +228,13 @@ extension ConditionalOperationsTests {
             let queue = OperationQueue()
             queue.addOperation(fetch)
             queue.addOperation(process)
-            try await process.waitUntilFinished(timeout: 5)
+            try await process.waitUntilFinished(timeout: .seconds(5))
             #expect(process.users == [User(name: "Ada")])
         }
 
         @Test func aGroup() async throws {
             let group = groupOperation(queue: OperationQueue())
-            try await group.waitUntilFinished(timeout: 5)
+            try await group.waitUntilFinished(timeout: .seconds(5))
             #expect(group.errors.isEmpty)
         }
 
@@ -246,6 +255,19 @@ extension ConditionalOperationsTests {
         @Test func aRepeatOperationPolling() async throws {
             let poll = repeatOperation(jobIsDone: { true })
             #expect(try await OperationQueue().run(poll) == .done)
+            #expect(poll.iterationCount == 1)
+        }
+
+        @Test func aRepeatOperationUntilThePreviousOutputIsDone() async throws {
+            let poll = repeatOperationUntilDone()
+            let first = Latch()
+            poll.addObserver(BlockObserver(didStart: { _ in first.countDown() }))
+            OperationQueue().addOperation(poll)
+            #expect(await first.wait())
+            // The next question comes after the interval's 5 s: the first check is enough here.
+            await waitUntil(seconds: 10) { poll.iterationCount == 1 }
+            poll.cancel()
+            await poll.untilFinished()
             #expect(poll.iterationCount == 1)
         }
 

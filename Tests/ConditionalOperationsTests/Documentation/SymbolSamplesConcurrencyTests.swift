@@ -62,6 +62,16 @@ extension ConditionalOperationsTests {
             #expect(operation.isFinished)
         }
 
+        // ConditionalOperation.untilFinished()
+        @Test func waitingUntilAnOperationFinished() async {
+            let queue = OperationQueue()
+            let download = SaveOperation("download")
+            queue.addOperation(download)
+            await download.untilFinished()
+            print(download.errors)
+            #expect(download.isFinished)
+        }
+
         // ResultOperation.value
         @Test func theValueOfAResultOperation() async throws {
             let queue = OperationQueue()

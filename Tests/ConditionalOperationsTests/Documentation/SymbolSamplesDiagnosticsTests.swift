@@ -108,7 +108,7 @@ extension ConditionalOperationsTests {
             OperationLoggerSample.attach(to: queue)
             let operation = QuickOperation()
             queue.addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.waitUntilFinished(timeout: .seconds(5))
             #expect(queue.logger is OperationLoggerSample.SwiftLogOperationLogger)
             _ = writeTheGraph
             _ = writeTheDOT
@@ -144,7 +144,7 @@ extension ConditionalOperationsTests {
             let progressView = ProgressView()
             let urls = [URL(fileURLWithPath: "/a.png"), URL(fileURLWithPath: "/b.png")]
             let resize = resizeImages(urls: urls, queue: OperationQueue(), progressView: progressView)
-            try await resize.waitUntilFinished(timeout: 5)
+            try await resize.waitUntilFinished(timeout: .seconds(5))
             #expect(progressView.observedProgress?.completedUnitCount == 2)
         }
 

@@ -30,17 +30,26 @@ extension ConditionalOperationsTests {
         @Test func aDeadline() async throws {
             let queue = OperationQueue()
             let sync = SyncOperation()
-            sync.addDeadline(after: 30)
+            sync.addDeadline(after: .seconds(30))
             queue.addOperation(sync)
-            try await sync.waitUntilFinished(timeout: 5)
+            try await sync.waitUntilFinished(timeout: .seconds(5))
             #expect(sync.errors.isEmpty)
+        }
+
+        // TimeoutObserver
+        @Test func aTimeoutObserver() async throws {
+            let upload = SyncOperation()
+            upload.addObserver(TimeoutObserver(timeout: .seconds(30)))
+            OperationQueue().addOperation(upload)
+            try await upload.waitUntilFinished(timeout: .seconds(5))
+            #expect(upload.errors.isEmpty)
         }
 
         @Test @MainActor func aMainActorObserver() async throws {
             let operation = SyncOperation()
             observe(operation, viewModel: ViewModel())
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.waitUntilFinished(timeout: .seconds(5))
         }
     }
 }

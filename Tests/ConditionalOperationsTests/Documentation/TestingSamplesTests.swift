@@ -25,12 +25,12 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         publish.addObserver(observer)
         OperationQueue().addOperation(publish)
 
-        try await signedIn.waitUntilEvaluated(timeout: 5)
+        try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
         #expect(publish.state == .evaluatingConditions)
         #expect(observer.log.isEmpty)
 
         signedIn.answer(.satisfied)
-        try await publish.waitUntilFinished(timeout: 5)
+        try await publish.waitUntilFinished(timeout: .seconds(5))
         #expect(observer.log == ["didStart", "didFinish(0)"])
     }
 
@@ -43,7 +43,7 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         publish.addObserver(observer)
         OperationQueue().addOperation(publish)
 
-        try await publish.waitUntilFinished(timeout: 5)
+        try await publish.waitUntilFinished(timeout: .seconds(5))
         #expect(observer.log == ["didFinish(1)"])
         #expect(publish.errors.first as? SignInError == .refused)
     }
@@ -54,9 +54,9 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         publish.addObserver(observer)
         OperationQueue().addOperation(publish)
 
-        try await publish.waitUntil(.executing, timeout: 5)
+        try await publish.waitUntil(.executing, timeout: .seconds(5))
         publish.cancel()
-        try await publish.waitUntilFinished(timeout: 5)
+        try await publish.waitUntilFinished(timeout: .seconds(5))
         #expect(observer.callbacks.first == "didStart")
         #expect(observer.callbacks.last == "didFinish")
     }

@@ -25,19 +25,19 @@ extension ConditionalOperationsTests {
             let signedIn = ManualCondition(name: "signed in")
             publish.addCondition(signedIn)
             queue.addOperation(publish)
-            try await signedIn.waitUntilEvaluated(timeout: 5)
+            try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
             #expect(publish.state == .evaluatingConditions)
             signedIn.answer(.failed(SignInError.refused))
 
-            try await publish.waitUntilFinished(timeout: 5)
+            try await publish.waitUntilFinished(timeout: .seconds(5))
             #expect(publish.errors.first as? SignInError == .refused)
         }
 
         @Test func waitsWithATimeBound() async throws {
             let publish = PublishOperation()
             OperationQueue().addOperation(publish)
-            try await publish.waitUntilFinished(timeout: 5)  // finished, didFinish observers returned
-            try await publish.waitUntil(.executing, timeout: 5)  // executing, or a later state
+            try await publish.waitUntilFinished(timeout: .seconds(5))  // finished, observers returned
+            try await publish.waitUntil(.executing, timeout: .seconds(5))  // executing, or later
             #expect(publish.isFinished)
         }
 
@@ -49,7 +49,7 @@ extension ConditionalOperationsTests {
             ConditionalOperationQueue().addOperation(operation)
             #expect(await operation.produced.wait())
             operation.cancel(with: SignInError.refused)
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.waitUntilFinished(timeout: .seconds(5))
             #expect(observer.log == ["didStart", "didProduce(thumbnail)", "didCancel(1)", "didFinish(1)"])
             #expect(observer.callbacks == ["didStart", "didProduce", "didCancel", "didFinish"])
         }
@@ -63,9 +63,9 @@ extension ConditionalOperationsTests {
             publish.addObserver(observer)
             OperationQueue().addOperation(publish)
 
-            try await signedIn.waitUntilEvaluated(timeout: 5)
+            try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
             signedIn.answer(.satisfied)
-            try await publish.waitUntilFinished(timeout: 5)
+            try await publish.waitUntilFinished(timeout: .seconds(5))
             #expect(observer.log == ["didStart", "didFinish(0)"])
         }
     }

@@ -74,7 +74,7 @@
                 #expect(trips <= Self.bound(linux: 12))
             }
 
-            /// DESIGN §5: a plain queue under swift-corelibs-foundation asks every waiting operation
+            /// A plain queue under swift-corelibs-foundation asks every waiting operation
             /// `isReady` on each scheduling pass; once it answered `false`, those answers take no lock.
             @Test(.enabled(if: LockFreeReadiness.isKept))
             func aWaitingOperationAnswersIsReadyWithoutALock() {
@@ -95,6 +95,25 @@
                 #expect(LockCounter.take() == 0)
                 for operation in waiting { operation.cancel() }
                 for operation in waiting { #expect(operation.isReady) }
+            }
+
+            /// The trips of `cancel` on an executing operation, its finish included: the fewest of 20.
+            static func cancelTrips(_ cancel: (ConditionalOperation) -> Void) -> Int {
+                (0..<20).map { _ in
+                    let operation = ProbeOperation(.never)  // executes until cancelled
+                    operation.start()
+                    _ = LockCounter.take()
+                    cancel(operation)
+                    return LockCounter.take()
+                }.min() ?? 0
+            }
+
+            /// `cancel(with:)` records its error in the cancel's own trip: it costs what `cancel()` does.
+            @Test func aCancelWithAnErrorTakesTheTripsOfACancel() {
+                let plain = Self.cancelTrips { $0.cancel() }
+                let withError = Self.cancelTrips { $0.cancel(with: CancellationError()) }
+                Swift.print("lock trips, cancel while executing: \(plain), cancel(with:): \(withError)")
+                #expect(withError == plain)
             }
 
             /// A condition that never answers: its operation stays `evaluating` until cancelled.

@@ -28,6 +28,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         (.pendingStarted, "pending(unasked) [start]", .misuse),
         (.pendingAsking, "pending(askingAfterDependencies)", .held(.notReady([]))),
         (.evaluating, "evaluating(1 unanswered)", .held(.notReady([]))),
+        (.requesting, "acquiring", .held(.notReady([]))),
         (.acquiring, "acquiring", .held(.notReady([]))),
         (.ready, "ready", .ready),
         (.executing, "executing", .misuse),
@@ -47,6 +48,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         (.pendingStarted, .readDependencies(.unasked)),
         (.pendingAsking, .readDependencies(.askingAfterDependencies)),
         (.evaluating, .answer(false)),
+        (.requesting, .answer(false)),
         (.acquiring, .answer(false)),
         (.ready, .answer(true)),
         (.executing, .answer(true)),
@@ -66,6 +68,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         (.pendingStarted, "finishing(failed)", true),
         (.pendingAsking, "ready [finish]", true),
         (.evaluating, "ready [finish]", true),
+        (.requesting, "ready [finish]", true),
         (.acquiring, "ready [finish]", true),
         (.ready, "ready [finish]", true),
         (.executing, "executing", false),
@@ -122,15 +125,33 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         #expect(Self.describe(machine.phase) == next)
     }
 
+    // Past `acquiring`, the request was made while a cancel or an early finish ended the
+    // operation: it may have been made after they withdrew and released nothing, so the requester
+    // gives it back, granted or not.
+
     @Test(arguments: [
-        (Given.acquiring, "acquiring", Answer.notReady([])),
-        (.ready, "ready", .ready([])), (.executing, "executing", .ready([])),
-        (.draining, "draining [start, finish]", .ready([])), (.finishing, "finishing(executed)", .ready([])),
-        (.finished, "finished", .ready([])),
+        (Given.requesting, "acquiring", Answer.notReady([])),
+        (.ready, "ready", .ready(.releaseCategories)), (.executing, "executing", .ready(.releaseCategories)),
+        (.draining, "draining [start, finish]", .ready(.releaseCategories)),
+        (.finishing, "finishing(executed)", .ready(.releaseCategories)),
+        (.finished, "finished", .ready(.releaseCategories)),
     ])
     func S7_theInlineRequestEndsWithoutAGrant(given: Given, next: String, answer: Answer) {
         var machine = Self.machine(given)
         #expect(machine.endInlineAcquisition(isGranted: false, context: .query) == answer.action)
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    @Test(arguments: [
+        (Given.requesting, "ready", Answer.ready([])),
+        (.ready, "ready", .ready(.releaseCategories)), (.executing, "executing", .ready(.releaseCategories)),
+        (.draining, "draining [start, finish]", .ready(.releaseCategories)),
+        (.finishing, "finishing(executed)", .ready(.releaseCategories)),
+        (.finished, "finished", .ready(.releaseCategories)),
+    ])
+    func S7_theInlineRequestEndsGranted(given: Given, next: String, answer: Answer) {
+        var machine = Self.machine(given)
+        #expect(machine.endInlineAcquisition(isGranted: true, context: .query) == answer.action)
         #expect(Self.describe(machine.phase) == next)
     }
 

@@ -21,6 +21,9 @@ extension ConditionalOperationsTests {
             case pendingAsking
             /// One condition handed out, not answered.
             case evaluating
+            /// Categories alone (`MutuallyExclusive`), the request being made outside the lock: it
+            /// has not returned, and no grant came.
+            case requesting
             /// Categories alone (`MutuallyExclusive`), requested, not granted.
             case acquiring
             /// No condition, every dependency finished, not started.
@@ -52,9 +55,10 @@ extension ConditionalOperationsTests {
                 _ = machine.addCondition(BlockCondition { true }, categories: [])
                 OperationStateMachineTests.evaluationStep(&machine)
                 _ = machine.endInlineEvaluation(context: .query)
-            case .acquiring:
+            case .requesting, .acquiring:
                 _ = machine.addCondition(nil, categories: ["a"])
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+                guard given == .acquiring else { break }
                 _ = machine.endInlineAcquisition(isGranted: false, context: .query)
             case .ready:
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
@@ -90,6 +94,7 @@ extension ConditionalOperationsTests {
             case .ready(.skipped, _): described = "ready(skipped)"
             case .executing(.due): described = "executing(execute due)"
             case .executing(.called): described = "executing"
+            case .executing(.draining): described = "executing(draining)"
             case .draining: described = "draining"
             case .finishing(let ending, _):
                 described = "finishing(\(ending))"
@@ -119,6 +124,8 @@ extension ConditionalOperationsTests {
             (.pendingStarted, "finishing(cancelled)", .cancelled(.deliver)),
             (.pendingAsking, "ready", .cancelled([.announceReady, .deliver])),
             (.evaluating, "ready", .cancelled([.announceReady, .deliver])),
+            // The requester gives back what it requested once its request returned.
+            (.requesting, "ready", .cancelled([.announceReady, .deliver])),
             (.acquiring, "ready", .cancelled([.releaseCategories, .announceReady, .deliver])),
             (.ready, "ready", .cancelled([.announceReady, .deliver])),
             (.executing, "finishing(executed)", .cancelled(.deliver)),
@@ -181,6 +188,7 @@ extension ConditionalOperationsTests {
             (.pendingStarted, "pending(unasked) [start, finish]", .deferred([])),
             (.pendingAsking, "pending(askingAfterDependencies) [finish]", .deferred([])),
             (.evaluating, "ready [finish]", .deferred(.announceReady)),
+            (.requesting, "ready [finish]", .deferred(.announceReady)),
             (.acquiring, "ready [finish]", .deferred([.releaseCategories, .announceReady])),
             (.ready, "ready [finish]", .deferred([])),
             (.executing, "finishing(executed)", .deliverNow),
@@ -199,6 +207,7 @@ extension ConditionalOperationsTests {
             (.pendingStarted, "pending(unasked) [start]", .misuse),
             (.pendingAsking, "pending(askingAfterDependencies) [start]", .admit),
             (.evaluating, "evaluating(1 unanswered) [start]", .wait),
+            (.requesting, "acquiring [start]", .wait),
             (.acquiring, "acquiring [start]", .wait),
             (.ready, "executing(execute due)", .launched(.deliver)),
             (.executing, "executing", .misuse),
@@ -217,6 +226,7 @@ extension ConditionalOperationsTests {
             (.pendingStarted, "ready [start]", .ready(.launchLater)),
             (.pendingAsking, "pending(askingAfterDependencies)", .notReady([])),
             (.evaluating, "evaluating(1 unanswered)", .notReady([])),
+            (.requesting, "acquiring", .notReady([])),
             (.acquiring, "acquiring", .notReady([])),
             (.ready, "ready", .ready([])),
             (.executing, "executing", .ready([])),
@@ -235,6 +245,7 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.evaluating, "ready", Answer.ready(.announceReady)),
+            (.requesting, "acquiring", .notReady([])),
             (.acquiring, "acquiring", .notReady([])),
             (.ready, "ready", .ready([])),
             (.executing, "executing", .ready([])),
@@ -249,7 +260,9 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.acquiring, "ready", Answer.ready(.announceReady)),
+            // Granted before the request returned: the requester reports it.
+            (Given.requesting, "acquiring(granted)", Answer.notReady([])),
+            (.acquiring, "ready", .ready(.announceReady)),
             (.ready, "ready", .ready(.releaseCategories)),
             (.executing, "executing", .ready(.releaseCategories)),
             (.draining, "draining [start, finish]", .ready(.releaseCategories)),
@@ -267,6 +280,7 @@ extension ConditionalOperationsTests {
             (.pendingStarted, .added),
             (.pendingAsking, .misuse),
             (.evaluating, .misuse),
+            (.requesting, .misuse),
             (.acquiring, .misuse),
             (.ready, .misuse),
             (.executing, .misuse),
@@ -291,19 +305,41 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.initialized, true), (.pendingStarted, true), (.pendingAsking, true), (.evaluating, true),
-            (.acquiring, true), (.ready, true), (.executing, true), (.draining, true), (.finishing, false),
+            (.requesting, true), (.acquiring, true), (.ready, true), (.executing, true), (.draining, true),
+            (.finishing, false),
             (.finished, false),
         ])
         func S4_aCancelErrorIsRecordedUntilFinishingBegins(given: Given, isRecorded: Bool) {
             var machine = Self.machine(given)
-            #expect(machine.recordCancelError(TestError(2)) == isRecorded)
+            _ = machine.cancel(with: TestError(2), finishesWhenCancelled: true)
+            #expect(ErrorsByValue.equal(machine.errors.suffix(1), [TestError(2)]) == isRecorded)
+            #expect(machine.isCancelled == isRecorded)
+        }
+
+        /// An error offered when an override of `cancel()` did not call `super` on the thread of
+        /// `cancel(with:)`: kept for the cancel to come (not an error yet), and dropped once
+        /// finishing began.
+        @Test(arguments: [
+            (Given.initialized, true), (.pendingStarted, true), (.pendingAsking, true), (.evaluating, true),
+            (.requesting, true), (.acquiring, true), (.ready, true), (.executing, true), (.draining, true),
+            (.finishing, false),
+            (.finished, false),
+        ])
+        func S4_anOfferedCancelErrorCountsOnceTheCancelTakesEffect(given: Given, isRecorded: Bool) {
+            var machine = Self.machine(given)
+            let before = machine.reportedErrors.count
+            machine.offerCancelError(TestError(2))
+            #expect(machine.reportedErrors.count == before, "not an error before the cancel")
+            #expect(!machine.isCancelled)
+            _ = machine.cancel(finishesWhenCancelled: true)
             #expect(ErrorsByValue.equal(machine.errors.suffix(1), [TestError(2)]) == isRecorded)
         }
 
         @Test(arguments: [
             (Given.initialized, Machine.Followup.deliver), (.pendingStarted, .deliver),
             (.pendingAsking, .deliver),
-            (.evaluating, .deliver), (.acquiring, .deliver), (.ready, .deliver), (.executing, .deliver),
+            (.evaluating, .deliver), (.requesting, .deliver), (.acquiring, .deliver), (.ready, .deliver),
+            (.executing, .deliver),
             (.draining, .deliver), (.finishing, Machine.Followup()), (.finished, Machine.Followup()),
         ])
         func S10_aProducedOperationIsToldUntilFinishingBegins(given: Given, followup: Machine.Followup) {

@@ -23,6 +23,9 @@ extension ConditionalOperationsTests {
                 case .execute:
                     names.append("execute")
                     return names
+                case .drain:
+                    names.append("drain")
+                    return names
                 case .done:
                     return names
                 }
@@ -60,9 +63,9 @@ extension ConditionalOperationsTests {
             }
             #expect(followup == .drain)
             #expect(machine.state == .ready, "draining is not finishing: a cancel error still counts")
-            #expect(machine.cancel(finishesWhenCancelled: false).followup == nil, "cancelled once")
-            let recorded = machine.recordCancelError(TestError(1))
-            #expect(recorded)
+            #expect(
+                machine.cancel(with: TestError(1), finishesWhenCancelled: false).followup == nil,
+                "cancelled once, its error recorded")
             let finishing = machine.drained(errors: [TestError(2)])
             #expect(finishing == .deliver)
             #expect(machine.state == .finishing)
@@ -169,11 +172,9 @@ extension ConditionalOperationsTests {
 
         @Test func S4_cancelTwiceNotifiesOnceButKeepsEveryError() {
             var machine = Machine()
-            #expect(machine.recordCancelError(TestError(1)) == true)
-            #expect(machine.cancel(finishesWhenCancelled: true).followup != nil)
-            #expect(machine.recordCancelError(TestError(2)) == true)
-            #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)
-            #expect(machine.errors.count == 2)
+            #expect(machine.cancel(with: TestError(1), finishesWhenCancelled: true).followup != nil)
+            #expect(machine.cancel(with: TestError(2), finishesWhenCancelled: true).followup == nil)
+            #expect(ErrorsByValue.equal(machine.errors, [TestError(1), TestError(2)]))
         }
 
         @Test func S5_cancelWhileExecutingFinishesAtOnce() {
@@ -225,8 +226,8 @@ extension ConditionalOperationsTests {
             _ = machine.start()
             _ = Self.drain(&machine)
             _ = machine.finish(errors: [])
-            #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)
-            #expect(machine.recordCancelError(TestError()) == false)
+            #expect(machine.cancel(with: TestError(), finishesWhenCancelled: true).followup == nil)
+            #expect(machine.errors.isEmpty, "the cancel's error is not recorded either")
             _ = Self.drain(&machine)
             _ = machine.markFinished(notified: 0)
             #expect(machine.cancel(finishesWhenCancelled: true).followup == nil)

@@ -7,7 +7,7 @@ import Testing
     extension ConditionalOperationsTests {
         /// The (phase, event) pairs the tables of `OperationStateMachineTableTests` leave out: the
         /// event cannot happen in that phase, and the machine stops the process naming both, in
-        /// every build (DESIGN §4). With the tables, every (phase, event) pair is stated.
+        /// every build. With the tables, every (phase, event) pair is stated.
         @Suite struct OperationStateMachineTrapTests {
             typealias Given = OperationStateMachineTableTests.Given
 
@@ -19,13 +19,14 @@ import Testing
                 var impossibleIn: [Given] {
                     switch self {
                     case .conditionDependenciesAdded:
-                        [.initialized, .pendingStarted, .evaluating, .acquiring]
-                    case .endInlineEvaluation: [.initialized, .pendingStarted, .pendingAsking, .acquiring]
+                        [.initialized, .pendingStarted, .evaluating, .requesting, .acquiring]
+                    case .endInlineEvaluation:
+                        [.initialized, .pendingStarted, .pendingAsking, .requesting, .acquiring]
                     case .conditionEvaluated: [.initialized, .pendingStarted, .pendingAsking]
                     case .categoriesGranted, .endInlineAcquisition:
                         [.initialized, .pendingStarted, .pendingAsking, .evaluating]
                     case .launchDeferred:
-                        [.initialized, .pendingStarted, .pendingAsking, .evaluating, .acquiring]
+                        [.initialized, .pendingStarted, .pendingAsking, .evaluating, .requesting, .acquiring]
                     case .markFinished: Given.allCases.filter { $0 != .finishing }
                     case .drained: Given.allCases.filter { $0 != .draining }
                     }
@@ -57,6 +58,7 @@ import Testing
             static func phaseName(_ given: Given) -> String {
                 switch given {
                 case .pendingStarted, .pendingAsking: "pending"
+                case .requesting: "acquiring"
                 case .initialized, .evaluating, .acquiring, .ready, .executing, .draining, .finishing,
                     .finished:
                     given.rawValue

@@ -39,7 +39,7 @@ extension ConditionalOperationsTests {
                 async
             {
                 // swift-corelibs-foundation asks isReady inside addDependency: with every dependency
-                // finished, that query admits the operation (DESIGN.md, `pending`).
+                // finished, that query admits the operation (the `pending` state).
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let finished = BlockOperation {}
                     finished.start()
@@ -211,7 +211,7 @@ extension ConditionalOperationsTests {
                 @Test func S13_startingAQueuedOperationByHandCrashesTheQueueOnceTheOperationIsReleased() async
                 {
                     // The operation runs on the caller's thread and leaves the queue's count, but
-                    // swift-corelibs-foundation's queue keeps an unretained pointer to it (LINUX-FOUNDATION.md):
+                    // swift-corelibs-foundation's queue keeps an unretained pointer to it:
                     // once it is released, the queue's next scheduling pass reads freed memory. That is
                     // undefined behaviour: a SIGSEGV here, but under ThreadSanitizer (which quarantines freed
                     // memory) the child hangs until its watchdog ends it instead.

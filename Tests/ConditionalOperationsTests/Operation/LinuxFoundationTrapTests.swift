@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 extension ConditionalOperationsTests {
-    /// Regression tests for swift-corelibs-foundation's traps (see LINUX-FOUNDATION.md).
+    /// Regression tests for swift-corelibs-foundation's traps (LinuxNotes in the documentation).
     @Suite struct LinuxFoundationTrapTests {
         @Test(arguments: 1...5)
         func asyncConditionsOnAPlainQueueNeverLoseAReadinessFlip(round: Int) async {

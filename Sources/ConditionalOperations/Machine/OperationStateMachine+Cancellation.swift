@@ -1,0 +1,59 @@
+import Foundation
+
+/// Cancellation's own state: whether a cancel took effect, and the errors of `cancel(with:)`
+/// waiting for one. The `cancel` event itself is in `+Running`.
+extension OperationStateMachine {
+    /// Whether a cancel took effect.
+    enum Cancellation: UInt8 {
+        case none
+        /// Not yet, but `cancel(with:)` was called, and the override of `cancel()` did not call
+        /// `super` on its thread (``offerCancelError(_:)``): ``errors`` holds those errors as
+        /// ``OfferedCancelError``s, which count once a cancel takes effect, and are dropped if
+        /// the operation finishes first. Kept in ``errors``: a field of their own would cost every
+        /// operation a word for what only such an override needs.
+        case offered
+        case cancelled
+    }
+
+    /// An error of `cancel(with:)` waiting for the cancel to take effect (``Cancellation/offered``).
+    struct OfferedCancelError: Error {
+        let error: any Error
+    }
+
+    var isCancelled: Bool { cancellation == .cancelled }
+
+    /// ``errors`` as the operation reports them: without the errors offered to a cancel that
+    /// has not taken effect.
+    var reportedErrors: [any Error] {
+        cancellation == .offered ? errors.filter { !($0 is OfferedCancelError) } : errors
+    }
+
+    /// The cancel takes effect: the errors offered for it count, and `error` is recorded, before
+    /// `operationDidCancel` is queued with them.
+    mutating func markCancelled(adding error: (any Error)?) {
+        if cancellation == .offered { errors = errors.map { ($0 as? OfferedCancelError)?.error ?? $0 } }
+        if let error { errors.append(error) }
+        cancellation = .cancelled
+    }
+
+    /// Finishing began without a cancel: the errors offered to one never count.
+    mutating func dropOfferedCancelErrors() {
+        guard cancellation == .offered else { return }
+        errors.removeAll { $0 is OfferedCancelError }
+        cancellation = .none
+    }
+
+    /// The `cancel()` that a `cancel(with:)` called returned without the base `cancel()` taking
+    /// its error on that thread: an override calls `super` later, on another thread, or not at
+    /// all. The error counts if the cancel does: at once if it took effect already (before
+    /// finishing), else with the cancel that takes effect later; a finish first drops it.
+    mutating func offerCancelError(_ error: any Error) {
+        guard state < .finishing else { return }  // the finish won, or the cancel ended it already
+        if isCancelled {
+            errors.append(error)  // `super.cancel()` ran on another thread already: it counts (S4)
+        } else {
+            errors.append(OfferedCancelError(error: error))
+            cancellation = .offered
+        }
+    }
+}
