@@ -55,8 +55,6 @@ enum AdversaryEndingsRound {
             guard let knownIssue else { return AdversaryKnownIssue.tripped(by: scenario).isEmpty }
             return knownIssue.matches(scenario)
         }
-        let groupProgress =
-            knownIssue == .groupProgressTraps || !AdversaryKnownIssue.allCases.contains(.groupProgressTraps)
         return await withTaskGroup(of: [String].self) { group in
             var next = 0
             var failures: [String] = []
@@ -65,7 +63,7 @@ enum AdversaryEndingsRound {
                 let scenario = scenarios[next]
                 next += 1
                 group.addTask {
-                    await run(scenario, seed: plan.seed, seconds: seconds, groupProgress: groupProgress)
+                    await run(scenario, seed: plan.seed, seconds: seconds)
                 }
             }
             for _ in 0..<concurrency { addNext() }
@@ -77,9 +75,7 @@ enum AdversaryEndingsRound {
         }
     }
 
-    static func run(
-        _ scenario: AdversaryScenario, seed: UInt64, seconds: Double, groupProgress: Bool
-    ) async -> [String] {
+    static func run(_ scenario: AdversaryScenario, seed: UInt64, seconds: Double) async -> [String] {
         var failures: [String] = []
         var references: [StressWeakReference] = []
         var clean = true
@@ -89,7 +85,7 @@ enum AdversaryEndingsRound {
             var readers: AdversaryReaders?
             let waiter = scenario.readers > 0 ? awaitFinish(of: fixture) : nil
             failures += await fixture.reachPhase(seconds: seconds) {
-                if scenario.readers > 0 { readers = startReaders(fixture, groupProgress: groupProgress) }
+                if scenario.readers > 0 { readers = startReaders(fixture) }
             }
             if !(await fixture.landSteps(seconds: seconds)) {
                 failures.append("the steps did not return within \(seconds) s")
@@ -139,13 +135,13 @@ enum AdversaryEndingsRound {
         return false
     }
 
-    private static func startReaders(_ fixture: AdversaryFixture, groupProgress: Bool) -> AdversaryReaders {
+    private static func startReaders(_ fixture: AdversaryFixture) -> AdversaryReaders {
         let subject = fixture.subject
         let group = fixture.group
         let queue = fixture.queue
         return AdversaryReaders(count: fixture.scenario.readers) { iteration in
             AdversaryReading.read(subject, iteration: iteration)
-            if let group { AdversaryReading.read(group, iteration: iteration, progress: groupProgress) }
+            if let group { AdversaryReading.read(group, iteration: iteration) }
             if let queue { AdversaryReading.read(queue, iteration: iteration) }
         }
     }

@@ -8,10 +8,11 @@ import Foundation
 /// ``resolve()`` came first, else ``resolve()`` finishes it.
 final class AdversaryOperation: ConditionalOperation, @unchecked Sendable {  // stored state: lets, `Locked`
     let probe = StressProbe()
-    /// Released when `execute()` begins.
+    /// Released when `execute()` begins, or once finished without executing (cancelled by its
+    /// group's zero timeout).
     let executing = Latch()
     /// Released when observers get `operationDidStart` (a zero timeout may then cancel it before
-    /// it executes, S8).
+    /// it executes, S8), or once finished without starting (its group cancelled at its start).
     let started = Latch()
     /// Released by the completion block, once `isFinished`.
     let completed = Latch()
@@ -29,11 +30,14 @@ final class AdversaryOperation: ConditionalOperation, @unchecked Sendable {  // 
         name = label
         let probe = probe
         let completed = completed
+        let started = started
+        let executing = executing
         completionBlock = {
             probe.record(.completionBlock)
             completed.countDown()
+            started.countDown()
+            executing.countDown()
         }
-        let started = started
         addObserver(AdversaryObserver(probe: probe, didStart: { _ in started.countDown() }))
     }
 

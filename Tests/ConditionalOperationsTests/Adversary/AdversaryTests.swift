@@ -41,31 +41,6 @@ extension ConditionalOperationsTests {
             }
         }
 
-        @Test(.disabled("until finding 4 (a group cancelled as it starts) lands"))
-        func S11_knownIssue_aGroupCancelledAsItStarts() async {
-            await AdversaryRunner.run(
-                "S1S2S4S5S6S8S11S17S21_everyPairAndTripleOfEndingsInEveryPhase", rounds: Self.endingsRounds
-            ) { seed in
-                await AdversaryEndingsRound.run(
-                    AdversaryEndingsPlan(seed: seed, count: Self.endingsPerRound),
-                    knownIssue: .groupCancelledAsItStarts)
-            }
-        }
-
-        @Test(.disabled("until finding 5 (GroupOperation.progress traps) lands"))
-        func S11_knownIssue_groupProgressReadFromSeveralThreads() async {
-            let single = AdversaryEnding.allCases.map { [$0] }
-            await AdversaryRunner.run(
-                "S1S13S16_everyPublicMemberReadFromSeveralThreadsInEveryPhase", rounds: 2
-            ) {
-                seed in
-                await AdversaryEndingsRound.run(
-                    AdversaryEndingsPlan(seed: seed, count: 24, readers: 3, combinations: single),
-                    concurrency: 4,
-                    knownIssue: .groupProgressTraps)
-            }
-        }
-
         // MARK: The harness itself
 
         @Test func aSeedReplaysTheSameScenarios() {

@@ -80,8 +80,7 @@ final class AdversaryReaders: Sendable {
 /// Reads every public member of an operation, a group and a queue, as an application's other
 /// threads may at any moment: nothing may trap, deadlock or change what the operation does.
 enum AdversaryReading {
-    /// - Parameter progress: whether to read `progress` too (see ``AdversaryKnownIssue/groupProgressTraps``).
-    static func read(_ operation: ConditionalOperation, iteration: Int, progress: Bool = true) {
+    static func read(_ operation: ConditionalOperation, iteration: Int) {
         _ = operation.state
         _ = operation.errors
         _ = operation.failed
@@ -97,7 +96,7 @@ enum AdversaryReading {
         _ = operation.qualityOfService
         _ = operation.diagnosis.description
         if iteration.isMultiple(of: 8) {
-            if progress { _ = operation.progress.totalUnitCount }
+            _ = operation.progress.totalUnitCount
             _ = operation.events  // a new stream, dropped unread: costs the operation nothing (S16)
         }
         if iteration < 64 && iteration.isMultiple(of: 16) { operation.addObserver(BlockObserver()) }
