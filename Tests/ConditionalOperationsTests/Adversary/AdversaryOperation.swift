@@ -21,6 +21,8 @@ final class AdversaryOperation: ConditionalOperation, @unchecked Sendable {  // 
     private struct Flow {
         var isExecuting = false
         var isResolved = false
+        /// How long it works once executing and resolved, in µs.
+        var work = 0
         var hasFinished = false
         var onFinishing: (@Sendable () -> Void)?
     }
@@ -43,21 +45,29 @@ final class AdversaryOperation: ConditionalOperation, @unchecked Sendable {  // 
 
     override func execute() {
         probe.record(.execute(state))
-        let finishesNow = flow.withLock { flow -> Bool in
+        let (finishes, work) = flow.withLock { flow -> (Bool, Int) in
             flow.isExecuting = true
-            return flow.isResolved
+            return (flow.isResolved, flow.work)
         }
         executing.countDown()
-        if finishesNow { finish() }
+        if finishes { finish(after: work) }
     }
 
-    /// The operation's own end: finishes it while it executes, or as soon as it executes.
-    func resolve() {
-        let finishesNow = flow.withLock { flow -> Bool in
-            defer { flow.isResolved = true }
+    /// The operation's own end: finishes it while it executes, or as soon as it executes, after
+    /// working `micros` µs.
+    func resolve(working micros: Int = 0) {
+        let finishes = flow.withLock { flow -> Bool in
+            defer {
+                flow.isResolved = true
+                flow.work = micros
+            }
             return flow.isExecuting && !flow.isResolved
         }
-        if finishesNow { finish() }
+        if finishes { finish(after: micros) }
+    }
+
+    private func finish(after micros: Int) {
+        if micros == 0 { finish() } else { stressAfter(micros) { self.finish() } }
     }
 
     /// Runs `body` in the `finished(errors:)` hook, after recording it; `false` (and `body` is

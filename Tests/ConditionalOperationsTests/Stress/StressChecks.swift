@@ -104,15 +104,37 @@ enum StressChecks {
     /// its callbacks came once each, in S1's order and never overlapping, and its errors are the
     /// same in `errors`, the hook and `operationDidFinish` (S1, S4, S5). Returns the broken ones.
     static func lifecycle(of operation: ConditionalOperation, probe: StressProbe) -> [String] {
+        var failures = lifecycle(of: probe)
+        func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+            if !condition { failures.append(message()) }
+        }
+        let seen = StressEvents(probe.events)
+        let errors = operation.errors.map(stressKey)
+        let isCancelled = operation.isCancelled
+        require(operation.state == .finished && operation.isFinished, "S1: ends in \(operation.state)")
+        require(
+            seen.cancels.isEmpty != isCancelled,
+            "S4/S5: isCancelled \(isCancelled) but \(seen.cancels.count) didCancel")
+        require(
+            seen.hooks.first == errors,
+            "finished(errors:) got \(seen.hooks.first ?? []) but errors is \(errors)")
+        if let cancelErrors = seen.cancels.first {
+            require(
+                Array(errors.prefix(cancelErrors.count)) == cancelErrors,
+                "S4: didCancel errors \(cancelErrors) not a prefix of \(errors)")
+        }
+        return failures
+    }
+
+    /// What the probe alone tells of an operation that may be gone: the callbacks came once each,
+    /// in S1's order, never overlapping, and the hook and `operationDidFinish` got the same errors.
+    static func lifecycle(of probe: StressProbe) -> [String] {
         var failures: [String] = []
         func require(_ condition: Bool, _ message: @autoclosure () -> String) {
             if !condition { failures.append(message()) }
         }
         let seen = StressEvents(probe.events)
         let events = seen.all
-        let errors = operation.errors.map(stressKey)
-        let isCancelled = operation.isCancelled
-        require(operation.state == .finished && operation.isFinished, "S1: ends in \(operation.state)")
         require(seen.hooks.count == 1, "S1: finished(errors:) ran \(seen.hooks.count) times")
         require(seen.finishes.count == 1, "S1: operationDidFinish \(seen.finishes.count) times")
         require(events.count(where: { $0 == .completionBlock }) == 1, "completion block not run exactly once")
@@ -126,19 +148,9 @@ enum StressChecks {
                 "S1: execute() without didStart first")
         }
         require(
-            seen.cancels.isEmpty != isCancelled,
-            "S4/S5: isCancelled \(isCancelled) but \(seen.cancels.count) didCancel")
-        require(
-            seen.hooks.first == errors,
-            "finished(errors:) got \(seen.hooks.first ?? []) but errors is \(errors)")
-        require(
-            seen.finishes.first == errors,
-            "operationDidFinish got \(seen.finishes.first ?? []) but errors is \(errors)")
-        if let cancelErrors = seen.cancels.first {
-            require(
-                Array(errors.prefix(cancelErrors.count)) == cancelErrors,
-                "S4: didCancel errors \(cancelErrors) not a prefix of \(errors)")
-        }
+            seen.finishes.first == seen.hooks.first,
+            "operationDidFinish got \(seen.finishes.first ?? []) but finished(errors:) \(seen.hooks.first ?? [])"
+        )
         return failures
     }
 
