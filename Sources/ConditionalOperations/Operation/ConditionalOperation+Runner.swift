@@ -111,8 +111,8 @@ extension ConditionalOperation {
     private func announceReadiness() {
         repeat {
             machine.withLock { $0.announcementBegan() }
-            willChangeValue(forKey: "isReady")
-            didChangeValue(forKey: "isReady")
+            willChange(.isReady)
+            didChange(.isReady)
         } while machine.withLock { $0.announcementEnded() }
     }
 
@@ -145,10 +145,8 @@ extension ConditionalOperation {
     private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
         switch effect {
         case .didStart:
-            if OperationStateMachine.postsExecutingKVO {
-                willChangeValue(forKey: "isExecuting")
-                didChangeValue(forKey: "isExecuting")
-            }
+            willChange(.isExecuting)
+            didChange(.isExecuting)
             for observer in observers { observer.operationDidStart(self) }
         case .didProduce(let operation):
             for observer in observers { observer.operation(self, didProduce: operation) }
@@ -182,9 +180,8 @@ extension ConditionalOperation {
             for grant in grants { grant() }
             grants = []
         }
-        let notifiesExecuting = wasExecuting && OperationStateMachine.postsExecutingKVO
-        if notifiesExecuting { willChangeValue(forKey: "isExecuting") }
-        willChangeValue(forKey: "isFinished")
+        if wasExecuting { willChange(.isExecuting) }
+        willChange(.isFinished)
         var notified = observers.count
         while true {
             switch machine.withLock({ $0.markFinished(notified: notified) }) {
@@ -192,8 +189,8 @@ extension ConditionalOperation {
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
             case .finished(let waiters, let owner, let dropped):
-                if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
-                didChangeValue(forKey: "isFinished")
+                if wasExecuting { didChange(.isExecuting) }
+                didChange(.isFinished)
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter() }
                 for grant in grants { grant() }

@@ -188,6 +188,21 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         perform(machine.withLock { $0.drained(errors: errors) })
     }
 
+    /// Tells Foundation that `property` is about to change: the runner calls it before the
+    /// machine changes what the property answers. Declared here, not in an extension, so that a
+    /// test subclass can read the value at each notification, as Apple's KVO does for `.prior`
+    /// observers (swift-corelibs-foundation's own `willChangeValue` can be neither overridden nor
+    /// observed).
+    func willChange(_ property: ObservedProperty) {
+        if property.isPosted { willChangeValue(forKey: property.rawValue) }
+    }
+
+    /// Tells Foundation that `property` changed: the runner calls it once the machine answers the
+    /// new value. Overridable for the same reason as ``willChange(_:)``.
+    func didChange(_ property: ObservedProperty) {
+        if property.isPosted { didChangeValue(forKey: property.rawValue) }
+    }
+
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.
     public final override func main() {}
 
