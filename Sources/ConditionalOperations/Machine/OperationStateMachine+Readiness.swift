@@ -203,6 +203,7 @@ extension OperationStateMachine {
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
                 phase = .evaluating(evaluation, requests)
+                if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
             conditions = []  // S2: let go of after evaluation; the caller still holds them
@@ -303,6 +304,7 @@ extension OperationStateMachine {
             if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
             phase = .acquiring(acquisition, requests)
+            if context.answersQuery { announcements.answeredNotReady() }
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting.
