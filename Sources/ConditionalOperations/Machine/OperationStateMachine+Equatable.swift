@@ -65,9 +65,9 @@ extension OperationStateMachine.DeliveryAction: Equatable {
             left == right && leftObservers.count == rightObservers.count
         case (.execute(let left), .execute(let right)):
             left == right
-        case (.done, .done):
+        case (.done, .done), (.announceStart, .announceStart):
             true
-        case (.deliver, _), (.execute, _), (.done, _):
+        case (.deliver, _), (.announceStart, _), (.execute, _), (.done, _):
             false
         }
     }

@@ -89,6 +89,10 @@ extension OperationStateMachine {
             // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
+        case .ready where announcements.isUnannounced && !isStartRequested:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            announcements.answeredNotReady()
+            return .answer(false)
         case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
@@ -126,6 +130,9 @@ extension OperationStateMachine {
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, [])
+        case .ready where announcements.isUnannounced:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            return notReady()
         case .ready:
             // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
             return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : [])
@@ -316,6 +323,7 @@ extension OperationStateMachine {
 
     // MARK: Announcements
 
+    /// The announcement's `willChangeValue` was posted: `isReady` answers `true` from now on.
     mutating func announcementBegan() {
         announcements.begin()
     }

@@ -1,6 +1,7 @@
 import Dispatch
 
-/// What answers swift-corelibs-foundation's cached `isReady`.
+/// What answers swift-corelibs-foundation's cached `isReady`, and when a readiness announcement
+/// changes the answer.
 ///
 /// That queue stores the answer of every `isReady` query and dispatches only operations whose
 /// stored answer is `true`, with no timer to look again. The answers of concurrent queries are
@@ -33,6 +34,9 @@ struct ReadinessAnnouncements {
     private var isReannouncePending = false
     /// A query was answered `false`: becoming ready inside a later query must also be announced.
     private(set) var hasAnsweredNotReady = false
+    /// Ready outside a query, and no announcement began yet: `isReady` still answers `false`, so
+    /// that its value changes between the announcement's `willChangeValue` and `didChangeValue`.
+    private(set) var isUnannounced = false
     /// `false` answers that may still be stored after a `true` (at most ``staleAnswerLimit``):
     /// what a re-announcement may still repair.
     private var staleAnswers: UInt8 = 0
@@ -45,6 +49,12 @@ struct ReadinessAnnouncements {
     mutating func answeredNotReady() {
         hasAnsweredNotReady = true
         if staleAnswers < Self.staleAnswerLimit { staleAnswers += 1 }
+    }
+
+    /// Became ready outside a query, without an owner: `isReady` answers `true` once the
+    /// announcement began.
+    mutating func becameReadyUnannounced() {
+        isUnannounced = true
     }
 
     /// Became ready inside a query, without an owner (a plain queue's): returns whether to
@@ -67,9 +77,11 @@ struct ReadinessAnnouncements {
         return true
     }
 
+    /// Called once `willChangeValue` was posted: from here on `isReady` answers `true`.
     mutating func begin() {
         inProgress += 1
         hasAnnounced = true
+        isUnannounced = false
     }
 
     /// Returns `true` when the announcement must be repeated; `waiting`: the operation is still

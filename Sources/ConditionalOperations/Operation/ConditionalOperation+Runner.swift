@@ -58,6 +58,7 @@ extension ConditionalOperation {
         followup.queue?.handOver(self)
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
+        if followup.contains(.announceStart) { announceStart() }
         if followup.contains(.drain) { drain() }
         if followup.contains(.launchLater) {
             DispatchQueue.global(qos: dispatchQoS).async {
@@ -107,13 +108,23 @@ extension ConditionalOperation {
         return true
     }
 
-    /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.
+    /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile. A first
+    /// announcement changes the answer between `willChangeValue` and `didChangeValue`.
     private func announceReadiness() {
         repeat {
-            machine.withLock { $0.announcementBegan() }
             willChange(.isReady)
+            machine.withLock { $0.announcementBegan() }
             didChange(.isReady)
         } while machine.withLock { $0.announcementEnded() }
+    }
+
+    /// Posts KVO `isExecuting` around the change, tells observers `operationDidStart`, then goes
+    /// on delivering (``OperationStateMachine/Followup/announceStart``).
+    private func announceStart() {
+        willChange(.isExecuting)
+        let observers = machine.withLock { $0.startAnnounced() }
+        didChange(.isExecuting)
+        deliver(first: .didStart, to: observers)
     }
 
     /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
@@ -122,6 +133,9 @@ extension ConditionalOperation {
             switch machine.withLock({ $0.nextEffect() }) {
             case .deliver(let effect, let observers):
                 guard deliver(effect, to: observers) else { return }
+            case .announceStart:
+                announceStart()
+                return
             case .execute(let onAnotherThread):
                 if onAnotherThread {
                     DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
@@ -145,8 +159,6 @@ extension ConditionalOperation {
     private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
         switch effect {
         case .didStart:
-            willChange(.isExecuting)
-            didChange(.isExecuting)
             for observer in observers { observer.operationDidStart(self) }
         case .didProduce(let operation):
             for observer in observers { observer.operation(self, didProduce: operation) }

@@ -363,7 +363,7 @@ extension ConditionalOperationsTests {
             #expect(Self.evaluationStep(&machine).count == 1)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             #expect(machine.endInlineEvaluation(context: .query).followup == .launchLater)
-            #expect(machine.launchDeferred() == .deliver)
+            #expect(machine.launchDeferred() == .announceStart)
             #expect(Self.drain(&machine) == ["didStart", "execute"])
             #expect(machine.launchDeferred() == [])
         }
@@ -403,6 +403,22 @@ extension ConditionalOperationsTests {
             // Once started, nothing more.
             _ = machine.start()
             #expect(machine.reannouncementDue() == false)
+        }
+
+        /// Ready from a callback, it answers `isReady` with the old value until its announcement
+        /// posted `willChangeValue`: the value changes between `willChangeValue` and `didChangeValue`.
+        @Test func isReadyTurnsTrueOnlyOnceItsAnnouncementBegan() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.endInlineEvaluation(context: .callback)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
+            #expect(machine.state == .ready)
+            #expect(machine.settledReadiness() == .answer(false))
+            #expect(!machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            machine.announcementBegan()
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            #expect(machine.announcementEnded() == false)
         }
 
         /// Without a `false` answer, no queue can have stored a stale one: reads never call for a

@@ -200,7 +200,7 @@ extension ConditionalOperationsTests {
             (.pendingAsking, "pending(askingAfterDependencies) [start]", .admit),
             (.evaluating, "evaluating(1 unanswered) [start]", .wait),
             (.acquiring, "acquiring [start]", .wait),
-            (.ready, "executing(execute due)", .launched(.deliver)),
+            (.ready, "executing(execute due)", .launched(.announceStart)),
             (.executing, "executing", .misuse),
             (.draining, "draining [start, finish]", .misuse),
             (.finishing, "finishing(executed)", .misuse),
@@ -328,7 +328,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.pendingStarted, "executing(execute due)", Machine.Followup.deliver),
+            (Given.pendingStarted, "executing(execute due)", Machine.Followup.announceStart),
             (.executing, "executing", Machine.Followup()),
             (.draining, "draining [start, finish]", Machine.Followup()),
             (.finishing, "finishing(executed)", Machine.Followup()),
