@@ -32,6 +32,34 @@ extension ConditionalOperationsTests {
             #expect(await done.wait(seconds: 60))
         }
 
+        /// Cancelled, then released, while its dependency finishes on another thread: safe,
+        /// since a cancelled operation is never retained by a finishing dependency (its count of
+        /// unfinished dependencies is zero). Releasing one that is neither cancelled nor in a queue
+        /// at that very moment is not yet: swift-corelibs-foundation's finishing dependency can
+        /// retain it after its deinit began.
+        @Test func aCancelledOperationReleasedWhileItsDependencyFinishesIsSafe() async {
+            let rounds = 20_000
+            let done = Latch()
+            Thread.detachNewThread {
+                for _ in 0..<rounds {
+                    let dependency = BlockOperation {}
+                    var operation: ConditionalOperation? = ConditionalOperation()
+                    operation?.addDependency(dependency)
+                    let go = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async {
+                        go.wait()
+                        dependency.start()
+                    }
+                    operation?.cancel()
+                    go.signal()
+                    operation = nil
+                    _ = operation
+                }
+                done.countDown()
+            }
+            #expect(await done.wait(seconds: 120))
+        }
+
         /// A chain released from its last operation, which was never enqueued: released one
         /// operation after another, not recursively.
         @Test func aLongChainNeverEnqueuedIsReleasedWithoutOverflowingTheStack() async {
