@@ -89,6 +89,10 @@ extension OperationStateMachine {
             // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
+        case .ready where announcements.isUnannounced && !isStartRequested:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            announcements.answeredNotReady()
+            return .answer(false)
         case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
@@ -126,6 +130,9 @@ extension OperationStateMachine {
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, [])
+        case .ready where announcements.isUnannounced:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            return notReady()
         case .ready:
             // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
             return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : [])
@@ -203,6 +210,7 @@ extension OperationStateMachine {
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
                 phase = .evaluating(evaluation, requests)
+                if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
             conditions = []  // S2: let go of after evaluation; the caller still holds them
@@ -303,6 +311,7 @@ extension OperationStateMachine {
             if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
             phase = .acquiring(acquisition, requests)
+            if context.answersQuery { announcements.answeredNotReady() }
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting: it never executes. Nobody else gives
@@ -315,6 +324,7 @@ extension OperationStateMachine {
 
     // MARK: Announcements
 
+    /// The announcement's `willChangeValue` was posted: `isReady` answers `true` from now on.
     mutating func announcementBegan() {
         announcements.begin()
     }

@@ -175,6 +175,8 @@ extension OperationStateMachine {
     enum DeliveryAction {
         /// Deliver this callback to these observers, then ask again.
         case deliver(Effect, ObserverList)
+        /// The start is next: announce it as ``Followup/announceStart`` says, then ask again.
+        case announceStart
         /// Call `execute()`; the deliverer is done.
         case execute(onAnotherThread: Bool)
         /// Call `drain()` instead of `execute()`; the deliverer is done.
@@ -186,6 +188,7 @@ extension OperationStateMachine {
     /// What the deliverer does next; it runs `execute()` itself if that is next and due on its
     /// thread.
     mutating func nextEffect() -> DeliveryAction {
+        if effects.startIsNext { return .announceStart }
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
@@ -211,6 +214,17 @@ extension OperationStateMachine {
             effects.endDelivery()
             return .done
         }
+    }
+
+    /// The start's `willChangeValue(forKey: "isExecuting")` was posted: the start leaves the
+    /// queue, and `isExecuting` answers `true` from now on. Returns the observers to tell
+    /// `operationDidStart`.
+    mutating func startAnnounced() -> ObserverList {
+        guard effects.startIsNext else {
+            fatalError("startAnnounced in phase \(phase): the start is not next")
+        }
+        _ = effects.popFirst()
+        return observers
     }
 
     enum FinishedAction {

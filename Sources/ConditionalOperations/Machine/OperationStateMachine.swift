@@ -182,10 +182,12 @@ struct OperationStateMachine {
     var failed: Bool { state >= .finishing && !errors.isEmpty }
 
     /// `mutating` for the same reason as ``settledReadiness()``: every KVO notification asks it.
+    /// `false` until the start was announced, so that it changes between the announcement's
+    /// `willChangeValue` and `didChangeValue` (``startAnnounced()``).
     mutating func isExecuting() -> Bool {
         switch phase {
-        case .executing: true
-        case .finishing(let ending, _): ending == .executed
+        case .executing: !effects.holdsStart
+        case .finishing(let ending, _): ending == .executed && !effects.holdsStart
         case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished: false
         }
     }
@@ -342,7 +344,10 @@ struct OperationStateMachine {
             return context.isAdmission ? .admitted : .handOver(to: owner)
         }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
-        guard context.answersQuery else { return .announceReady }
+        guard context.answersQuery else {
+            announcements.becameReadyUnannounced()
+            return .announceReady
+        }
         return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
     }
 
@@ -370,7 +375,9 @@ struct OperationStateMachine {
             return .executeNow
         }
         phase = .executing(.due(onAnotherThread: effects.isDelivering))
-        return queueEffect(.didStart)
+        // Queued, so that `isExecuting` answers `false` until the start is announced
+        // (``startAnnounced()``); at the head of an idle queue, its deliverer announces it at once.
+        return queueEffect(.didStart).isEmpty ? [] : .announceStart
     }
 
     /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;

@@ -38,16 +38,17 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     }
 
     deinit {
-        #if !canImport(Darwin)
-            // Take the dependencies out of Foundation and release them iteratively: a long chain
-            // released recursively overflows the stack. Wide fan-ins are left to Foundation,
-            // whose `removeDependency` costs a linear search each.
-            var dependencies = self.dependencies
-            guard !dependencies.isEmpty, dependencies.count <= 64 else { return }
-            machine.withLock { $0.beginDeallocation() }
-            for dependency in dependencies { removeDependency(dependency) }
-            DependencyDrop.drop(&dependencies)
-        #endif
+        // Foundation keeps its dependencies strongly, on every platform: released recursively, a
+        // long chain overflows the stack. And swift-corelibs-foundation lists this operation, by
+        // an unretained pointer, in each dependency it waits for, and never forgets it: that
+        // dependency would touch it once it finishes. So every dependency is taken out of
+        // Foundation, whatever their number, then released one after another.
+        var dependencies = self.dependencies
+        guard !dependencies.isEmpty else { return }
+        machine.withLock { $0.beginDeallocation() }
+        // In the order Foundation keeps them: its search for each then stops at the first.
+        for dependency in dependencies { removeDependency(dependency) }
+        DependencyDrop.drop(&dependencies)
     }
 
     // MARK: State
@@ -186,6 +187,21 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Ends ``drain()``: the operation finishes with `errors` added to its own.
     func finishDraining(errors: [any Error]) {
         perform(machine.withLock { $0.drained(errors: errors) })
+    }
+
+    /// Tells Foundation that `property` is about to change: the runner calls it before the
+    /// machine changes what the property answers. Declared here, not in an extension, so that a
+    /// test subclass can read the value at each notification, as Apple's KVO does for `.prior`
+    /// observers (swift-corelibs-foundation's own `willChangeValue` can be neither overridden nor
+    /// observed).
+    func willChange(_ property: ObservedProperty) {
+        if property.isPosted { willChangeValue(forKey: property.rawValue) }
+    }
+
+    /// Tells Foundation that `property` changed: the runner calls it once the machine answers the
+    /// new value. Overridable for the same reason as ``willChange(_:)``.
+    func didChange(_ property: ObservedProperty) {
+        if property.isPosted { didChangeValue(forKey: property.rawValue) }
     }
 
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.

@@ -2,10 +2,21 @@ import Foundation
 
 /// Tells a ``ConditionalOperationQueue`` when a plain `Foundation.Operation` it holds finished.
 ///
-/// swift-corelibs-foundation has no KVO: the only public sign that an operation finished is the
-/// `isReady` query Foundation makes of each operation depending on it. A watcher is such a
-/// dependent, never enqueued. It keeps itself alive until it fired, so Foundation's unretained
-/// pointer to it can never dangle (a dependent released before its dependency finishes would).
+/// A watcher is a dependent of the operation, never enqueued: Foundation asks a dependent
+/// whether it is ready once its dependencies finished, and this one's answer fires it. It is the
+/// same mechanism on every platform. swift-corelibs-foundation's `Operation`, rewritten in 2019
+/// to follow the Objective-C implementation, has a finishing operation walk its dependents and
+/// read each one's `isReady` (the getter, so this override) once its last dependency finished;
+/// Apple's `NSOperation` observes each dependency's `isFinished` and re-reads the dependent's
+/// readiness the same way. A KVO observation of its own would not do on Apple platforms: one
+/// registered between an operation's `willChangeValue` and `didChangeValue` misses the change,
+/// and Swift's `\.isFinished` key path is named `finished` there, while Foundation and the
+/// operations themselves post `isFinished`.
+///
+/// It asks itself once more after adding the dependency, for an operation that finished
+/// already. It keeps itself alive until it fired, so Foundation's unretained pointer to it can
+/// never dangle: it fires only once Foundation's own readiness is `true`, when no unfinished
+/// dependency lists it any more.
 final class FinishWatcher: Foundation.Operation, @unchecked Sendable {  // mutable state: `pending`'s lock
     private let pending: Locked<(@Sendable () -> Void)?>
     private let selfReference = Locked<FinishWatcher?>(nil)
@@ -16,21 +27,9 @@ final class FinishWatcher: Foundation.Operation, @unchecked Sendable {  // mutab
         pending = Locked(onFinish)
         super.init()
         selfReference.withLock { $0 = self }
-        #if canImport(Darwin)
-            // Apple's Foundation tells dependents through KVO, not through `isReady` queries.
-            let observation = operation.observe(\.isFinished, options: [.initial]) { [self] operation, _ in
-                if operation.isFinished { fire() }
-            }
-            self.observation.withLock { $0 = observation }
-            if pending.withLock({ $0 == nil }) { self.observation.withLock { $0 = nil } }  // fired at once
-        #else
-            addDependency(operation)  // Foundation asks `isReady` now and when `operation` finishes
-        #endif
+        addDependency(operation)
+        _ = isReady  // whether or not `addDependency` asked: an operation finished already fires now
     }
-
-    #if canImport(Darwin)
-        private let observation = Locked<NSKeyValueObservation?>(nil)
-    #endif
 
     override var isReady: Bool {
         let ready = super.isReady
@@ -46,9 +45,6 @@ final class FinishWatcher: Foundation.Operation, @unchecked Sendable {  // mutab
             })
         else { return }
         onFinish()
-        #if canImport(Darwin)
-            observation.withLock { $0 = nil }
-        #endif
         selfReference.withLock { $0 = nil }
     }
 }

@@ -209,7 +209,7 @@ extension ConditionalOperationsTests {
             (.evaluating, "evaluating(1 unanswered) [start]", .wait),
             (.requesting, "acquiring [start]", .wait),
             (.acquiring, "acquiring [start]", .wait),
-            (.ready, "executing(execute due)", .launched(.deliver)),
+            (.ready, "executing(execute due)", .launched(.announceStart)),
             (.executing, "executing", .misuse),
             (.draining, "draining [start, finish]", .misuse),
             (.finishing, "finishing(executed)", .misuse),
@@ -364,7 +364,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.pendingStarted, "executing(execute due)", Machine.Followup.deliver),
+            (Given.pendingStarted, "executing(execute due)", Machine.Followup.announceStart),
             (.executing, "executing", Machine.Followup()),
             (.draining, "draining [start, finish]", Machine.Followup()),
             (.finishing, "finishing(executed)", Machine.Followup()),
