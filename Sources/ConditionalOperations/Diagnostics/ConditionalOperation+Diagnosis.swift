@@ -51,8 +51,12 @@ extension ConditionalOperation {
             return .children
         case .finishing:
             return .finishing
-        case .finished(let skipped):
-            return skipped ? .skipped : .finished(errors: snapshot.errors)
+        case .finished(let ending):
+            switch ending {
+            case .skipped: return .skipped
+            case .cancelled, .cancelledAsItStarted: return .cancelled(errors: snapshot.errors)
+            case .executed, .finishedAsItStarted, .failed: return .finished(errors: snapshot.errors)
+            }
         }
     }
 }
