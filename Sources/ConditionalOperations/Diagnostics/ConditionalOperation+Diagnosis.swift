@@ -143,6 +143,7 @@ extension ConditionalOperation {
     /// every one answered, S2) and the exclusivity categories it declares, for graphs.
     var conditionSummary: (conditions: [String], categories: Set<String>) {
         let (conditions, categories) = configuredConditions
-        return (conditions.map(\.name), categories)  // names are user code: unlocked
+        // Names are user code: unlocked. A category shows the name it was given (S26).
+        return (conditions.map(\.name), Set(categories.map(ExclusivityController.unscopedName)))
     }
 }
