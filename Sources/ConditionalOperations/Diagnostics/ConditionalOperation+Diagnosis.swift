@@ -51,8 +51,12 @@ extension ConditionalOperation {
             return .children
         case .finishing:
             return .finishing
-        case .finished(let skipped):
-            return skipped ? .skipped : .finished(errors: snapshot.errors)
+        case .finished(let ending):
+            switch ending {
+            case .skipped: return .skipped
+            case .cancelled, .cancelledAsItStarted: return .cancelled(errors: snapshot.errors)
+            case .executed, .finishedAsItStarted, .failed: return .finished(errors: snapshot.errors)
+            }
         }
     }
 }
@@ -139,6 +143,7 @@ extension ConditionalOperation {
     /// every one answered, S2) and the exclusivity categories it declares, for graphs.
     var conditionSummary: (conditions: [String], categories: Set<String>) {
         let (conditions, categories) = configuredConditions
-        return (conditions.map(\.name), categories)  // names are user code: unlocked
+        // Names are user code: unlocked. A category shows the name it was given (S26).
+        return (conditions.map(\.name), Set(categories.map(ExclusivityController.unscopedName)))
     }
 }

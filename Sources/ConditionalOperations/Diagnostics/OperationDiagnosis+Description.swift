@@ -43,9 +43,14 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
         case .skipped:
             return "skipped: a condition said there was nothing to do"
         case .finished(let errors):
-            return errors.isEmpty
-                ? "finished" : "finished with \(errors.count == 1 ? "1 error" : "\(errors.count) errors")"
+            return errors.isEmpty ? "finished" : "finished with \(Self.count(errors))"
+        case .cancelled(let errors):
+            return "cancelled before it executed" + (errors.isEmpty ? "" : ", with \(Self.count(errors))")
         }
+    }
+
+    private static func count(_ errors: [any Error]) -> String {
+        errors.count == 1 ? "1 error" : "\(errors.count) errors"
     }
 
     /// From how long a wait is worth a hint at the usual mistake.

@@ -47,6 +47,10 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case finishing
         /// Finished, with these errors (empty if it succeeded): it waits for nothing.
         case finished(errors: [any Error])
+        /// Finished without executing: cancelled before `execute()` was called (S4), also as it
+        /// started, by a `didStart` observer or another thread (S1); `errors` are its errors (the
+        /// cancel's). One cancelled while it executed finishes with ``finished(errors:)``.
+        case cancelled(errors: [any Error])
         /// Finished without executing or error: a condition said there was nothing to do (S17).
         case skipped
     }

@@ -174,9 +174,10 @@ private struct Reading {
     func node(dependencies: [Int]) -> OperationGraph.Node {
         let failed: Bool
         let reason: String?
-        if case .finished(let errors) = diagnosis.reason {
+        switch diagnosis.reason {
+        case .finished(let errors), .cancelled(let errors):
             (failed, reason) = (!errors.isEmpty, nil)
-        } else {
+        default:
             (failed, reason) = (false, diagnosis.reason.description)
         }
         return OperationGraph.Node(

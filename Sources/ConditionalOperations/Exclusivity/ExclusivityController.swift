@@ -122,8 +122,11 @@ final class ExclusivityController: Sendable {
 
         mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
-            // A group's scope is one unit of the category, its children take turns under it (S19).
-            let limit = ExclusivityController.isScoped(name) ? 1 : limits[name] ?? 1
+            // A group's scope is one unit of the category, its children take turns under it (S19);
+            // an `ExclusivityCategory` carries its own limit (S26).
+            let limit =
+                ExclusivityController.isScoped(name)
+                ? 1 : ExclusivityCategory.limit(ofKey: name) ?? limits[name] ?? 1
             let category = Category(name: name, limit: limit)
             categories[name] = category
             return category
@@ -257,9 +260,11 @@ extension ExclusivityController {
         category.utf8.contains(0x1F)
     }
 
-    /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``).
+    /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``), or the
+    /// name of an ``ExclusivityCategory`` from its key: what diagnostics show.
     static func unscopedName(_ category: String) -> String {
-        category.split(separator: "\u{1F}", maxSplits: 1).first.map(String.init) ?? category
+        guard let end = category.utf8.firstIndex(where: { $0 == 0x1F || $0 == 0x1E }) else { return category }
+        return String(category[..<end])
     }
 
     /// `category` private to the children of `parent`. A parent outlives its children's

@@ -15,7 +15,7 @@ extension OperationStateMachine {
         /// Started without executing: what it runs finishes first (S11).
         case draining
         case finishing
-        case finished(skipped: Bool)
+        case finished(Ending)
     }
 
     struct DiagnosticSnapshot {
@@ -42,7 +42,7 @@ extension OperationStateMachine {
         case .executing(.called(_, let since)): waiting = .execution(since: since)
         case .draining, .executing(.draining): waiting = .draining
         case .finishing: waiting = .finishing
-        case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
+        case .finished(let ending): waiting = .finished(ending)
         }
         let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(

@@ -80,11 +80,13 @@ extension OperationStateMachine {
             return .cancelled(
                 queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
         case .executing(let execution):
-            // S5: it finishes at once, unless it asked to finish itself.
+            // S5: it finishes at once, unless it asked to finish itself; before `execute()` was
+            // called (`didStart` is being delivered), without executing (S1).
             markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
-            return .cancelled(told.union(queueFinish(.executed, thread: execution.thread)))
+            let ending: Ending = execution.isCalled ? .executed : .cancelledAsItStarted
+            return .cancelled(told.union(queueFinish(ending, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
             markCancelled(adding: error)
@@ -121,14 +123,16 @@ extension OperationStateMachine {
             phase = .executing(.draining(finishRequested: true))
             return .deferred([])
         case .executing(let execution):
-            // The usual end of the work.
+            // The usual end of the work; before `execute()` was called (`didStart` is being
+            // delivered), an end without executing (S1).
             errors.append(contentsOf: new)
+            let ending: Ending = execution.isCalled ? .executed : .finishedAsItStarted
             guard effects.beginDeliveringIfIdle() else {
-                return .finishing(queueFinish(.executed, thread: execution.thread))
+                return .finishing(queueFinish(ending, thread: execution.thread))
             }
             dropOfferedCancelErrors()
-            phase = .finishing(.executed, thread: execution.thread)
-            return .deliverNow(finishEffect(.executed), observers)
+            phase = .finishing(ending, thread: execution.thread)
+            return .deliverNow(finishEffect(ending), observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -200,8 +204,8 @@ extension OperationStateMachine {
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
-            phase = .finishing(.executed, thread: .none)
-            return .deliver(finishEffect(.executed), observers)
+            phase = .finishing(.cancelledAsItStarted, thread: .none)
+            return .deliver(finishEffect(.cancelledAsItStarted), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             phase = .executing(.called(thread: .none, since: .unstamped))
@@ -266,9 +270,9 @@ extension OperationStateMachine {
             errors.append(contentsOf: new)
             return queueFinish(ending)
         case .executing(.draining):
-            // Cancelled or finished as it started: it ends as one that executed (`didStart` was told).
+            // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
             errors.append(contentsOf: new)
-            return queueFinish(.executed)
+            return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
             .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
@@ -287,6 +291,14 @@ extension OperationStateMachine.Execution {
         switch self {
         case .due, .draining: .none
         case .called(let thread, _): thread
+        }
+    }
+
+    /// Whether `execute()` was called: an end from now on is the end of the work.
+    var isCalled: Bool {
+        switch self {
+        case .due, .draining: false
+        case .called: true
         }
     }
 }

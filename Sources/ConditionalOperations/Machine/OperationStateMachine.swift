@@ -41,7 +41,14 @@ struct OperationStateMachine {
     /// Without executing, the one reason, in this order: a cancel beats an early finish or a
     /// failure, which beat a skip (S17).
     enum Ending: UInt8 {
+        /// `execute()` was called.
         case executed
+        /// Launched (`isExecuting`, `didStart` told), then cancelled before `execute()` was called,
+        /// by a `didStart` observer or another thread (S1): it did not execute.
+        case cancelledAsItStarted
+        /// Launched, then finished by a `didStart` observer or another thread before `execute()`
+        /// was called (S1, S6): it did not execute.
+        case finishedAsItStarted
         /// Cancelled before it executed (S4).
         case cancelled
         /// Finished early (S6), in a dependency cycle (S9), or a condition failed (S2).
@@ -187,7 +194,7 @@ struct OperationStateMachine {
     mutating func isExecuting() -> Bool {
         switch phase {
         case .executing: !effects.holdsStart
-        case .finishing(let ending, _): ending == .executed && !effects.holdsStart
+        case .finishing(let ending, _): ending.wasLaunched && !effects.holdsStart
         case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished: false
         }
     }
@@ -319,7 +326,7 @@ struct OperationStateMachine {
 
     func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        .finish(errors, wasExecuting: ending == .executed, releasesCategories: !categories.isEmpty)
+        .finish(errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
