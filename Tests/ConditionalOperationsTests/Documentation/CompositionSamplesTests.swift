@@ -155,6 +155,26 @@ extension ConditionalOperationsTests {
             return try process.result!.get()
         }
 
+        func mapTheActiveUsersNames() async throws -> [String] {
+            /// The users of the scenario above, fetched at once.
+            final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+                override func execute() {
+                    finish(returning: [
+                        User(name: "Ada", isActive: true), User(name: "Brian", isActive: false),
+                        User(name: "Grace", isActive: true),
+                    ])
+                }
+            }
+
+            let fetch = FetchUsersOperation()
+            let activeNames = fetch.map { users in users.filter(\.isActive).map(\.name) }
+
+            let queue = ConditionalOperationQueue()
+            queue.addOperation(fetch)
+            print(try await queue.run(activeNames))  // ["Ada", "Grace"]
+            return try #require(activeNames.result).get()
+        }
+
         func install(url: URL, queue: ConditionalOperationQueue) -> GroupOperation {
             let download = DownloadOperation(url: url)
             let unzip = UnzipOperation()
@@ -197,6 +217,10 @@ extension ConditionalOperationsTests {
 
         @Test func theActiveUsersAreProcessed() async throws {
             #expect(try await fetchUsersThenProcessThem() == ["Ada", "Grace"])
+        }
+
+        @Test func theMappedOperationTransformsTheUsers() async throws {
+            #expect(try await mapTheActiveUsersNames() == ["Ada", "Grace"])
         }
 
         @Test func theGroupInstalls() async {

@@ -183,6 +183,15 @@ private func repeatOperationUntilDone() -> RepeatOperation<JobStatus> {
     return poll
 }
 
+// ResultOperation.map(_:)
+private func map(queue: OperationQueue) async throws -> [String] {
+    let fetch = FetchUsersOperation()  // a ResultOperation<[User]>
+    let names = fetch.map { users in users.map(\.name) }  // a ResultOperation<[String]>
+    queue.addOperation(fetch)
+    let userNames = try await queue.run(names)
+    return userNames
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -269,6 +278,10 @@ extension ConditionalOperationsTests {
             poll.cancel()
             await poll.untilFinished()
             #expect(poll.iterationCount == 1)
+        }
+
+        @Test func aMappedResult() async throws {
+            #expect(try await map(queue: ConditionalOperationQueue()) == ["Ada"])
         }
 
         @Test func aResultOperation() async throws {
