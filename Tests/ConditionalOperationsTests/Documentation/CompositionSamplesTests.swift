@@ -175,6 +175,26 @@ extension ConditionalOperationsTests {
             return try #require(activeNames.result).get()
         }
 
+        final class UploadOperation: ConditionalOperation, @unchecked Sendable {
+            let photo: String
+            init(photo: String) { self.photo = photo }
+            override func execute() { finish() }
+        }
+
+        func suspendTheUploads(photos: [String], queue: OperationQueue, networkIsBack: Latch) async
+            -> GroupOperation
+        {
+            let uploads = GroupOperation(operations: photos.map { UploadOperation(photo: $0) })
+            uploads.maxConcurrentChildren = 3
+            queue.addOperation(uploads)
+            // … when the network goes away:
+            uploads.isSuspended = true  // the running uploads finish; no other one starts
+            // … when it comes back:
+            _ = await networkIsBack.wait()
+            uploads.isSuspended = false  // three at a time again
+            return uploads
+        }
+
         func install(url: URL, queue: ConditionalOperationQueue) -> GroupOperation {
             let download = DownloadOperation(url: url)
             let unzip = UnzipOperation()
@@ -221,6 +241,17 @@ extension ConditionalOperationsTests {
 
         @Test func theMappedOperationTransformsTheUsers() async throws {
             #expect(try await mapTheActiveUsersNames() == ["Ada", "Grace"])
+        }
+
+        @Test func theSuspendedUploadsGoOnOnceResumed() async {
+            let networkIsBack = Latch()
+            networkIsBack.countDown()
+            let uploads = await suspendTheUploads(
+                photos: ["a", "b", "c", "d"], queue: ConditionalOperationQueue(), networkIsBack: networkIsBack
+            )
+            await uploads.untilFinished()
+            #expect(uploads.errors.isEmpty && uploads.children.allSatisfy { $0.isFinished })
+            #expect(!uploads.isSuspended)
         }
 
         @Test func theGroupInstalls() async {

@@ -192,6 +192,23 @@ private func map(queue: OperationQueue) async throws -> [String] {
     return userNames
 }
 
+// GroupOperation.isSuspended
+private final class UploadOperation: ConditionalOperation, @unchecked Sendable {
+    let file: String
+    init(file: String) { self.file = file }
+}
+
+private func suspendedUploads(files: [String], queue: OperationQueue) -> GroupOperation {
+    let uploads = GroupOperation(operations: files.map { UploadOperation(file: $0) })
+    uploads.maxConcurrentChildren = 2
+    queue.addOperation(uploads)
+    // … the network goes away:
+    uploads.isSuspended = true  // the running uploads finish; no other one starts
+    // … and comes back:
+    uploads.isSuspended = false  // two at a time again
+    return uploads
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -282,6 +299,12 @@ extension ConditionalOperationsTests {
 
         @Test func aMappedResult() async throws {
             #expect(try await map(queue: ConditionalOperationQueue()) == ["Ada"])
+        }
+
+        @Test func suspendedAndResumedUploads() async throws {
+            let uploads = suspendedUploads(files: ["a", "b", "c"], queue: OperationQueue())
+            try await uploads.waitUntilFinished(timeout: .seconds(5))
+            #expect(uploads.children.allSatisfy { $0.isFinished })
         }
 
         @Test func aResultOperation() async throws {
