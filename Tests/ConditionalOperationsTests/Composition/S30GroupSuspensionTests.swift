@@ -96,7 +96,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(occupancy.peak == 0)
             group.isSuspended = false
             #expect(await done.wait())
-            #expect(occupancy.peak == 2, "two at a time, as maxConcurrentChildren says")
+            #expect(occupancy.peak <= 2, "at most two at a time, as maxConcurrentChildren says")
             #expect(children.allSatisfy { $0.isFinished })
         }
 
