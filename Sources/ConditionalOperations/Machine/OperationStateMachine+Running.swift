@@ -124,9 +124,11 @@ extension OperationStateMachine {
             return .deferred([])
         case .executing(let execution):
             // The usual end of the work; before `execute()` was called (`didStart` is being
-            // delivered), an end without executing (S1).
+            // delivered), an end without executing (S1), where a cancel that came first still
+            // beats the finish.
             errors.append(contentsOf: new)
-            let ending: Ending = execution.isCalled ? .executed : .finishedAsItStarted
+            let ending: Ending =
+                execution.isCalled ? .executed : .launchedWithoutExecuting(isCancelled: isCancelled)
             guard effects.beginDeliveringIfIdle() else {
                 return .finishing(queueFinish(ending, thread: execution.thread))
             }

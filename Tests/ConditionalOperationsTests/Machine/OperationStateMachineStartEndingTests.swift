@@ -19,6 +19,9 @@ extension ConditionalOperationsTests {
             case cancelledByDidStartFinishingItself
             /// A `didStart` observer finishes it (S6).
             case finishedByDidStart
+            /// A `didStart` observer cancels an operation that finishes itself (S5), which then
+            /// finishes before `execute()` was due: the cancel still beats the finish.
+            case cancelledByDidStartThenFinished
             /// A `didStart` observer cancels an operation that drains (a group, S11).
             case groupCancelledByDidStart
             /// A `didStart` observer finishes an operation that drains.
@@ -58,6 +61,9 @@ extension ConditionalOperationsTests {
                     case .cancelledByDidStart: _ = machine.cancel(finishesWhenCancelled: true)
                     case .cancelledByDidStartFinishingItself, .groupCancelledByDidStart:
                         _ = machine.cancel(finishesWhenCancelled: false)
+                    case .cancelledByDidStartThenFinished:
+                        _ = machine.cancel(finishesWhenCancelled: false)
+                        _ = machine.finish(errors: [])
                     case .finishedByDidStart, .groupFinishedByDidStart:
                         // A group's finishing thread drains it.
                         if case .deferred(let followup) = machine.finish(errors: []),
@@ -98,6 +104,7 @@ extension ConditionalOperationsTests {
             (Scenario.cancelledByDidStart, "finishing(cancelledAsItStarted)", true),
             (.cancelledByDidStartFinishingItself, "finishing(cancelledAsItStarted)", true),
             (.finishedByDidStart, "finishing(finishedAsItStarted)", true),
+            (.cancelledByDidStartThenFinished, "finishing(cancelledAsItStarted)", true),
             (.groupCancelledByDidStart, "finishing(cancelledAsItStarted)", true),
             (.groupFinishedByDidStart, "finishing(finishedAsItStarted)", true),
             // `execute()` was called: it executed, cancelled or not.
