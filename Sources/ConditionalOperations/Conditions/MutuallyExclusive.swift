@@ -22,8 +22,8 @@
 /// A string names one category for the whole process: two modules that pick the same string
 /// share it, and trap if they give it different limits. An ``ExclusivityCategory`` is a category
 /// of its own, whatever its name, with its own limit (`MutuallyExclusive(_:)`, S26): prefer it for a
-/// category a library or module defines. The characters U+001E and U+001F are reserved: a string
-/// category does not contain them.
+/// category a library or module defines. The characters U+001E and U+001F are reserved: in a string
+/// category they become spaces.
 public struct MutuallyExclusive: OperationCondition {
     /// The category's name (for an ``ExclusivityCategory``, its ``ExclusivityCategory/name``).
     public let category: String
@@ -32,9 +32,9 @@ public struct MutuallyExclusive: OperationCondition {
 
     /// Exclusive within `category`: one operation at a time (a limit of 1).
     public init(category: String) {
-        self.category = category
+        self.category = ExclusivityCategory.shown(category)
         object = nil
-        ExclusivityController.shared.setLimit(1, for: category)
+        ExclusivityController.shared.setLimit(1, for: self.category)
     }
 
     /// Exclusive within `category`, the object itself, whatever its name: at most its
@@ -59,9 +59,9 @@ public struct MutuallyExclusive: OperationCondition {
     /// upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
     /// ```
     public init(category: String, limit: Int) {
-        self.category = category
+        self.category = ExclusivityCategory.shown(category)
         object = nil
-        ExclusivityController.shared.setLimit(limit, for: category)
+        ExclusivityController.shared.setLimit(limit, for: self.category)
     }
 
     /// How many operations may hold ``category`` at once: 1 unless the process gave it another;

@@ -56,8 +56,9 @@ public final class ExclusivityCategory: Sendable, CustomStringConvertible {
     /// Ends the shown name in a key; scoped keys (`ExclusivityController.scopedCategory`) use U+001F.
     static let separator: Character = "\u{1E}"
 
-    /// `name` without the separators of keys, so that diagnostics show it up to its end.
-    private static func shown(_ name: String) -> String {
+    /// `name` without the separators of keys, so that diagnostics show it up to its end and a
+    /// string category is never read as a key.
+    static func shown(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F }) else { return name }
         var shown = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {

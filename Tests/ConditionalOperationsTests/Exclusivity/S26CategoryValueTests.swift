@@ -40,6 +40,17 @@ extension ConditionalOperationsTests {
             }
         }
 
+        @Test func S26_aStringCategoryWithAReservedCharacterIsNeverReadAsAKey() {
+            // U+001F marks a group's scoped category (limit 1) and U+001E an object's key (its
+            // limit after the name): a string category holding them keeps its own limit.
+            let scopedLooking = MutuallyExclusive(category: "s26-a\u{1F}b", limit: 3)
+            #expect(scopedLooking.category == "s26-a b")
+            #expect(scopedLooking.limit == 3)
+            let keyLooking = MutuallyExclusive(category: "s26-x\u{1E}1\u{1E}2", limit: 3)
+            #expect(keyLooking.category == "s26-x 1 2")
+            #expect(keyLooking.limit == 3)
+        }
+
         @Test func S26_twoObjectsWithTheSameNameDoNotExcludeEachOther() async {
             let name = "S26.same.\(UUID())"
             let first = ExclusivityCategory(name)
