@@ -71,6 +71,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         registry.withLock { $0.operations }.filter { !$0.isFinished }
     }
 
+    /// Operations its dependency cycle searches visited so far, for tests (S9).
+    var cycleSearchVisits: Int { registry.withLock { $0.cycleSearchVisits } }
+
     /// Whether ``shutdown(gracePeriod:)`` was called.
     public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
 
