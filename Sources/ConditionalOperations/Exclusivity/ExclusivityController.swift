@@ -68,8 +68,8 @@ final class ExclusivityController: Sendable {
             requests.append(request)
         }
 
-        /// Takes out a released request; returns those that thereby came within the limit.
-        func remove(_ request: Request) -> [Request] {
+        /// Takes out a released request; returns the one that thereby came within the limit.
+        func remove(_ request: Request) -> Request? {
             requests.remove(request)
         }
     }
@@ -89,8 +89,8 @@ final class ExclusivityController: Sendable {
             var grants: [Grant] = []
             for category in request.categories {
                 // Only a request that came within a limit may now hold all its categories.
-                for next in category.remove(request) {
-                    if let grant = next.takeGrantIfFirst() { grants.append(grant) }
+                if let next = category.remove(request), let grant = next.takeGrantIfFirst() {
+                    grants.append(grant)
                 }
                 // Nobody left: forget it (unless a later request already put a fresh one there).
                 if category.requests.isEmpty, categories[category.name] === category {

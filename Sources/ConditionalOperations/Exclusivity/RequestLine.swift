@@ -53,23 +53,20 @@ struct RequestLine<Request: LineRequest> {
         admitted.contains { $0 === request }
     }
 
-    /// Takes out `request`, released already; returns the requests that thereby became admitted,
-    /// in arrival order.
-    mutating func remove(_ request: Request) -> [Request] {
+    /// Takes out `request`, released already; returns the request that thereby came within the
+    /// limit, if any: one leaving the admitted frees one place, which the next waiting one takes.
+    mutating func remove(_ request: Request) -> Request? {
         guard let index = admitted.firstIndex(where: { $0 === request }) else {
             // Waiting: a gap, swept out with the others once they outnumber the requests.
             gaps += 1
             if gaps > 32, gaps * 2 > waiting.count - head { sweep() }
-            return []
+            return nil
         }
         visits += index + 1
         admitted.remove(at: index)
-        var promoted: [Request] = []
-        while admitted.count < limit, let next = popWaiting() {
-            admitted.append(next)
-            promoted.append(next)
-        }
-        return promoted
+        guard let next = popWaiting() else { return nil }
+        admitted.append(next)
+        return next
     }
 
     /// The first waiting request, gaps dropped on the way.

@@ -12,9 +12,9 @@ extension ConditionalOperationsTests {
             init(_ label: String) { self.label = label }
         }
 
-        static func remove(_ request: Request, from line: inout RequestLine<Request>) -> [String] {
+        static func remove(_ request: Request, from line: inout RequestLine<Request>) -> String? {
             request.isReleased = true
-            return line.remove(request).map(\.label)
+            return line.remove(request)?.label
         }
 
         @Test func S19_theFirstLimitRequestsAreAdmittedAndTheNextMovesUpInArrivalOrder() {
@@ -23,13 +23,13 @@ extension ConditionalOperationsTests {
             for request in requests { line.append(request) }
             #expect(line.admitted.map(\.label) == ["r0", "r1"])
             #expect(line.admits(requests[1]) && !line.admits(requests[2]))
-            #expect(Self.remove(requests[3], from: &line) == [], "a waiting one leaves a gap")
+            #expect(Self.remove(requests[3], from: &line) == nil, "a waiting one leaves a gap")
             #expect(line.count == 4)
-            #expect(Self.remove(requests[0], from: &line) == ["r2"])
-            #expect(Self.remove(requests[1], from: &line) == ["r4"], "the gap is skipped")
+            #expect(Self.remove(requests[0], from: &line) == "r2")
+            #expect(Self.remove(requests[1], from: &line) == "r4", "the gap is skipped")
             #expect(line.line.map(\.label) == ["r2", "r4"])
-            #expect(Self.remove(requests[2], from: &line) == [])
-            #expect(Self.remove(requests[4], from: &line) == [])
+            #expect(Self.remove(requests[2], from: &line) == nil)
+            #expect(Self.remove(requests[4], from: &line) == nil)
             #expect(line.isEmpty && line.count == 0 && line.stored == 0)
         }
 
@@ -60,7 +60,7 @@ extension ConditionalOperationsTests {
             let byLabel = Dictionary(uniqueKeysWithValues: requests.map { ($0.label, $0) })
             var order: [String] = []
             var front = requests[0]
-            while let next = Self.remove(front, from: &line).first, let request = byLabel[next] {
+            while let next = Self.remove(front, from: &line), let request = byLabel[next] {
                 order.append(next)
                 front = request
             }
