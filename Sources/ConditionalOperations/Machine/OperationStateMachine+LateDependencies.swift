@@ -8,7 +8,8 @@
 /// (``Requests/lateDependency``); readiness queries and the start then read Foundation's answer.
 extension OperationStateMachine {
     /// A dependency added late may not have finished: it must not start before Foundation says.
-    /// A cancelled operation waits for no dependency, as in Foundation.
+    /// A cancelled operation waits for no dependency, as in Foundation. (The events on the way of
+    /// every operation test the phase's own requests instead: one switch fewer.)
     var awaitsLateDependency: Bool { requests.contains(.lateDependency) && !isCancelled }
 
     /// `addDependency(_:)` was called, after Foundation counted the dependency. Returns what the

@@ -89,7 +89,7 @@ extension OperationStateMachine {
             // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
-        case .ready where awaitsLateDependency:
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
             // A dependency added since it was ready: Foundation knows (S9).
             return .readDependencies(.asked)
         case .ready where isStartRequested || !announcements.hasAnnounced:
@@ -126,7 +126,7 @@ extension OperationStateMachine {
         case .evaluating, .acquiring:
             // Its conditions or categories will tell.
             return notReady()
-        case .ready(let verdict, let requests) where awaitsLateDependency:
+        case .ready(let verdict, let requests) where requests.contains(.lateDependency) && !isCancelled:
             // A dependency added since it was ready: Foundation's answer decides (S9).
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }

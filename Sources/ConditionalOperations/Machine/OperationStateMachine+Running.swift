@@ -31,7 +31,7 @@ extension OperationStateMachine {
             // Becoming ready launches it (``becomeReady(_:context:)``).
             record(.start)
             return .wait
-        case .ready where awaitsLateDependency:
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
             // A dependency added since it was ready may not have finished (S9).
             return .checkDependencies
         case .ready:
