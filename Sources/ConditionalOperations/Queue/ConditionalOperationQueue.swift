@@ -14,7 +14,9 @@ import Foundation
 ///   operations thus runs in linear time.
 ///
 /// What a user of `OperationQueue` relies on holds, for plain operations too:
-/// `maxConcurrentOperationCount`, `isSuspended`, `queuePriority` among waiting operations,
+/// `maxConcurrentOperationCount`, `isSuspended`, `queuePriority` among waiting operations (a
+/// ``ConditionalOperation``'s changed while it waits counts; a plain operation's is read when it
+/// becomes ready), a dependency added to a ready operation not started yet,
 /// `qualityOfService` and `underlyingQueue` (where the operations run), `name`,
 /// `addBarrierBlock(_:)`, `cancelAllOperations()`, `waitUntilAllOperationsAreFinished()` and
 /// `addOperations(_:waitUntilFinished:)`.
