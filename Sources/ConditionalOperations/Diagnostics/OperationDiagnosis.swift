@@ -31,6 +31,12 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case group(String)
         /// Waiting for these unfinished dependencies (the condition dependencies of S3 included).
         case dependencies([Dependency])
+        /// Part of a dependency cycle, which no dependency of it will ever leave: the names of the
+        /// operations met following its unfinished dependencies back to it, itself first. None
+        /// of them can start; cancel one, or remove a dependency. A `ConditionalOperationQueue`
+        /// breaks a cycle of ``ConditionalOperation``s when it is added (S9); a plain
+        /// `OperationQueue` never does.
+        case dependencyCycle([String])
         /// Its conditions are being evaluated: those named have not answered after `waited` seconds.
         case conditions(unanswered: [String], waited: TimeInterval)
         /// Waiting `waited` seconds so far for exclusivity categories (S7).

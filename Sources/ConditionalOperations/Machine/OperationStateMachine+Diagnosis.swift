@@ -37,7 +37,7 @@ extension OperationStateMachine {
         case .evaluating(let evaluation, _):
             waiting = .conditions(conditions, evaluation.answered, since: evaluation.began)
         case .acquiring(let acquisition, _): waiting = .categories(since: acquisition.began)
-        case .ready: waiting = .start
+        case .ready: waiting = awaitsLateDependency ? .dependencies : .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)
         case .draining, .executing(.draining): waiting = .draining

@@ -93,6 +93,9 @@ extension OperationStateMachine {
             // Its announcement changes the answer (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready: Foundation knows (S9).
+            return .readDependencies(.asked)
         case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
@@ -127,6 +130,13 @@ extension OperationStateMachine {
         case .evaluating, .acquiring:
             // Its conditions or categories will tell.
             return notReady()
+        case .ready(let verdict, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready: Foundation's answer decides (S9).
+            guard let dependenciesFinished else { return .readDependencies(.asked) }
+            guard dependenciesFinished else { return notReady() }
+            phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined]))
+            return .answer(
+                true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, [])
@@ -143,7 +153,7 @@ extension OperationStateMachine {
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    private mutating func notReady() -> ReadinessAction {
+    mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
         return .answer(false, [])
     }

@@ -11,6 +11,9 @@ extension OperationStateMachine {
         /// Conditions or categories are pending: becoming ready launches the operation.
         case wait
         case launched(Followup)
+        /// A dependency was added once it was ready: read whether every dependency finished, then
+        /// ``startChecked(dependenciesFinished:)`` (S9).
+        case checkDependencies
     }
 
     mutating func start() -> StartAction {
@@ -28,6 +31,9 @@ extension OperationStateMachine {
             // Becoming ready launches it (``becomeReady(_:context:)``).
             record(.start)
             return .wait
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready may not have finished (S9).
+            return .checkDependencies
         case .ready:
             record(.start)
             return .launched(launch())
@@ -75,10 +81,13 @@ extension OperationStateMachine {
             return .cancelled(
                 told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
         case .ready:
-            // S4: a start made already launches it, else a queue is told again that it is ready.
+            // S4: a start made already launches it, else a queue is told again that it is ready
+            // (its owner, if it declined a start for a dependency added late: S9).
             markCancelled(adding: error)
-            return .cancelled(
-                queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
+            let declined = dropLateDependencies()
+            let told = queueEffect(.didCancel(errors))
+            if isStartRequested { return .cancelled(told.union(launch())) }
+            return .cancelled(told.union(declined.map { .handOver(to: $0) } ?? .announceReady))
         case .executing(let execution):
             // S5: it finishes at once, unless it asked to finish itself; before `execute()` was
             // called (`didStart` is being delivered), without executing (S1).

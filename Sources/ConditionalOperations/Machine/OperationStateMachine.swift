@@ -8,8 +8,8 @@ import Foundation
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
-/// `+Readiness`, starting to finishing in `+Running` (what a cancel leaves in `+Cancellation`); the
-/// vocabulary they share is in `+Actions`.
+/// `+Readiness` (a dependency added once ready in `+LateDependencies`), starting to finishing in
+/// `+Running` (what a cancel leaves in `+Cancellation`); the vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
 struct OperationStateMachine {
@@ -65,6 +65,12 @@ struct OperationStateMachine {
         /// `finish` was called before executing (S6), or the operation is in a dependency cycle
         /// (S9): it finishes without executing once started.
         static let finish = Requests(rawValue: 1 << 1)
+        /// A dependency was added once its own were passed (S9, `+LateDependencies`): it starts
+        /// only once Foundation says every dependency finished.
+        static let lateDependency = Requests(rawValue: 1 << 2)
+        /// With ``lateDependency``: its owner's start came first and was declined; the owner is
+        /// handed the operation again once the dependency finished.
+        static let startDeclined = Requests(rawValue: 1 << 3)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read

@@ -131,6 +131,37 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     // MARK: Configuration
 
+    /// Makes the operation depend on `operation`, as Foundation does: it starts only once
+    /// `operation` finished, also when the dependency is added once the operation is ready and
+    /// not started yet (S9: it then waits, keeping what it was granted: its conditions are not
+    /// evaluated again and the categories it holds stay held). A dependency on the operation
+    /// itself is a programming error (S13): Foundation would deadlock in it.
+    open override func addDependency(_ operation: Foundation.Operation) {
+        if operation === self {
+            Misuse.trap(
+                "\(diagnosticName): addDependency(_:) of the operation itself (S13: an operation never "
+                    + "depends on itself)")
+        }
+        super.addDependency(operation)
+        // Before its dependencies were passed Foundation counts it alone, and once started it is too
+        // late: where the hint says so, no lock.
+        switch published.current {
+        case .dependencies, .started, .finished: return
+        case .ask, .waiting: break
+        }
+        perform(machine.withLock { $0.dependencyAdded() })
+    }
+
+    /// The operation's priority among the ready operations waiting for a slot of their queue. A
+    /// change while it waits counts, on a ``ConditionalOperationQueue`` as on Foundation's.
+    open override var queuePriority: QueuePriority {
+        get { super.queuePriority }
+        set {
+            super.queuePriority = newValue
+            machine.withLock { $0.owner }?.reprioritize(self)
+        }
+    }
+
     /// Adds a condition that must be satisfied before the operation executes.
     ///
     /// Add conditions first, before dependencies, enqueuing or starting: the first `isReady` query

@@ -166,6 +166,10 @@ extension ConditionalOperationsTests {
             #expect(await waiter.executing.wait())
             waiter.finish()
             #expect(await done.wait())
+            // A logger hears its records on a thread of its own: wait for the one asked about.
+            await waitUntil(seconds: 10) {
+                collector.lines(of: waiter).contains { $0.hasPrefix("acquired reports after ") }
+            }
             #expect(collector.lines(of: waiter).contains { $0.hasPrefix("acquired reports after ") })
             #expect("\(category)" == "reports")
         }

@@ -114,8 +114,11 @@ extension ConditionalOperationsTests {
             case .executing, .finishing, .finished:
                 return ""
             }
-            let names = [(Machine.Requests.start, "start"), (.finish, "finish")]
-                .filter { requests.contains($0.0) }.map(\.1)
+            let names = [
+                (Machine.Requests.start, "start"), (.finish, "finish"), (.lateDependency, "late dependency"),
+                (.startDeclined, "start declined"),
+            ]
+            .filter { requests.contains($0.0) }.map(\.1)
             return names.isEmpty ? "" : " [\(names.joined(separator: ", "))]"
         }
 
