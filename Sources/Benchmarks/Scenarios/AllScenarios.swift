@@ -10,6 +10,8 @@ extension Scenario {
         .chainConditionalQueue,
         .exclusiveConditionalQueue,
         .limitedConditionalQueue,
+        .exclusiveLongHolder,
+        .admissionBesideLongChain,
         .combinedConditions,
         .exclusivePlain,
         .fanIn,

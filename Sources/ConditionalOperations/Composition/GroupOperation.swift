@@ -33,7 +33,8 @@ import Foundation
 ///   it, which its children share.
 /// - **Children** (S11): ``children`` lists every child added, in order;
 ///   ``maxConcurrentChildren`` bounds how many execute at once; ``child(_:didFinishWith:)``
-///   keeps, drops or transforms a child's errors.
+///   keeps, drops or transforms a child's errors; while ``isSuspended`` is `true`, no child starts
+///   (S30).
 /// - **Memory** (S12): a finished group holds no queue; it keeps its ``children`` as long as it
 ///   lives, as an array would.
 /// - **Progress**: its ``ConditionalOperation/progress`` adds up its children's, one unit each,
@@ -174,10 +175,15 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     open override func cancel() {
         super.cancel()
         guard isCancelled else { return }  // finishing had begun: nothing left to cancel
-        guard case .cancel(let children, let queue) = group.withLock({ $0.cancel() }) else { return }
-        queue?.isSuspended = true
+        guard case .cancel(let children, let suspension) = group.withLock({ $0.cancel() }) else { return }
+        guard let suspension else {
+            // The group has not started: its queue is suspended until then.
+            for child in children { child.cancel() }
+            return
+        }
+        suspendQueue(suspension)
         for child in children { child.cancel() }
-        queue?.isSuspended = false
+        suspendQueue(group.withLock { $0.childrenCancelled() })
     }
 
     /// Hands the waiting children to the queue and starts it.
@@ -187,7 +193,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         case .start(let queue, let children):
             queue.qualityOfService = qualityOfService
             for child in children { queue.addOperation(child) }
-            queue.isSuspended = false
+            suspendQueue(group.withLock { $0.started() })
             countFinished(nil, errors: [])
         }
     }

@@ -37,6 +37,18 @@ struct GroupStateMachine {
         var finishedChildren = 0
         /// Every child, and every child added later, is cancelled.
         var isCancelled: Bool
+        /// The sections that need the queue suspended whatever ``isSuspended`` says, each until it
+        /// ends: the start while it adds the first children, a cancel while it cancels them.
+        var queueHolds = 1
+        /// Counts the changes of what the queue's suspension should be (``QueueSuspension``).
+        var suspensionChanges = 0
+
+        /// Whether the queue should be suspended now, given the group's ``isSuspended``. A
+        /// cancelled group runs its children whatever it says: cancelled, they finish without
+        /// executing, and the group finishes only after them (S11).
+        func suspendsQueue(whileSuspended isSuspended: Bool) -> Bool {
+            queueHolds > 0 || (isSuspended && !isCancelled)
+        }
     }
 
     enum State {
@@ -57,6 +69,9 @@ struct GroupStateMachine {
     private(set) var children = ChildList()
     /// What `maxConcurrentChildren` was set to; the queue has it while the group runs.
     var maxConcurrentChildren = OperationQueue.defaultMaxConcurrentOperationCount
+    /// What `isSuspended` was set to (S30): while it is `true` the running group's queue starts no
+    /// child, unless the group was cancelled.
+    private(set) var isSuspended = false
 
     init(queue: ConditionalOperationQueue, children: [Foundation.Operation]) {
         state = .waiting(Waiting(queue: queue, children: children))
@@ -118,8 +133,9 @@ struct GroupStateMachine {
     }
 
     enum StartAction {
-        /// Give the queue the group's quality of service, add `children`, resume it, then report
-        /// ``childFinished(_:errors:)`` with `nil` for the start itself.
+        /// Give the queue the group's quality of service, add `children`, report ``started()``
+        /// and write the suspension it returns, then report ``childFinished(_:errors:)`` with `nil`
+        /// for the start itself.
         case start(ConditionalOperationQueue, children: [Foundation.Operation])
     }
 
@@ -139,11 +155,17 @@ struct GroupStateMachine {
         }
     }
 
+    /// The start added the first children to the queue: it no longer holds the queue suspended.
+    mutating func started() -> QueueSuspension? {
+        releaseQueueHold(event: "started")
+    }
+
     enum CancelAction {
         case none
-        /// Cancel each of `children`, with `suspending` suspended meanwhile (if any): a cancelled
-        /// child finishing at once must not let a dependent that is not cancelled yet start.
-        case cancel([Foundation.Operation], suspending: ConditionalOperationQueue?)
+        /// Cancel each of `children`, with the queue suspended meanwhile if `suspending` says so
+        /// (write it first; then report ``childrenCancelled()``): a cancelled child finishing at
+        /// once must not let a dependent that is not cancelled yet start.
+        case cancel([Foundation.Operation], suspending: QueueSuspension?)
     }
 
     /// The group was cancelled.
@@ -160,8 +182,10 @@ struct GroupStateMachine {
             guard !running.isCancelled else { return .none }
             state = .modifying
             running.isCancelled = true
+            running.queueHolds += 1
+            running.suspensionChanges += 1
             state = .running(running)
-            return .cancel(Array(running.added.values), suspending: running.queue)
+            return .cancel(Array(running.added.values), suspending: suspension(of: running))
         case .finished:
             // Every child already finished.
             return .none
@@ -219,6 +243,69 @@ struct GroupStateMachine {
             return .none
         case .modifying:
             fatalError("GroupStateMachine: childFinished in state modifying")
+        }
+    }
+
+    // MARK: Suspension (S30)
+
+    /// What the group's queue's `isSuspended` should be set to, as the machine's `change`-th
+    /// change of it left it. The writes of two threads may land in either order, so each writer
+    /// asks ``queueSuspension(after:)`` once it wrote: the last write is then the latest wish.
+    struct QueueSuspension {
+        let queue: ConditionalOperationQueue
+        let isSuspended: Bool
+        let change: Int
+    }
+
+    /// `isSuspended` was set. The queue follows once the group runs; a waiting group's queue stays
+    /// suspended until the group starts.
+    mutating func setSuspended(_ suspended: Bool) -> QueueSuspension? {
+        isSuspended = suspended
+        switch state {
+        case .running(var running):
+            state = .modifying
+            running.suspensionChanges += 1
+            state = .running(running)
+            return suspension(of: running)
+        case .waiting, .finished:
+            return nil
+        case .modifying:
+            fatalError("GroupStateMachine: setSuspended in state modifying")
+        }
+    }
+
+    /// The cancel of a running group reached every child: it no longer holds the queue suspended.
+    mutating func childrenCancelled() -> QueueSuspension? {
+        releaseQueueHold(event: "childrenCancelled")
+    }
+
+    /// What to write if the suspension changed since the `change`-th change; `nil` if it did not,
+    /// or if the group let go of its queue.
+    func queueSuspension(after change: Int) -> QueueSuspension? {
+        guard case .running(let running) = state, running.suspensionChanges != change else { return nil }
+        return suspension(of: running)
+    }
+
+    private func suspension(of running: Running) -> QueueSuspension {
+        QueueSuspension(
+            queue: running.queue, isSuspended: running.suspendsQueue(whileSuspended: isSuspended),
+            change: running.suspensionChanges)
+    }
+
+    /// One section that held the queue suspended ended. The group may have finished meanwhile
+    /// (every child was already executing): its queue is let go of, and there is nothing to write.
+    private mutating func releaseQueueHold(event: String) -> QueueSuspension? {
+        switch state {
+        case .running(var running):
+            state = .modifying
+            running.queueHolds -= 1
+            running.suspensionChanges += 1
+            state = .running(running)
+            return suspension(of: running)
+        case .finished:
+            return nil
+        case .waiting, .modifying:
+            fatalError("GroupStateMachine: \(event) in state \(state): nothing held the queue")
         }
     }
 }

@@ -146,7 +146,7 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
                 return (state.machine.attemptMade(iteration), state.queue ?? LibraryQueue.shared)
             }
             // Once the iteration is completely finished (`isFinished` flipped), so that the repeat
-            // operation's dependents never start beside its end (S5). Holds the repeat operation.
+            // operation's dependents never start beside its end (S25). Holds the repeat operation.
             iteration.whenFinished {
                 self.iterationFinished(iteration, number: number, errors: iteration.errors)
             }

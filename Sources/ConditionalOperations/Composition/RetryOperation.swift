@@ -15,7 +15,8 @@ import Foundation
 ///   `makeAttempt` again (an operation runs only once), after the back-off's wait, which holds no
 ///   thread. Retrying stops after `maximumAttempts`, when `shouldRetry` returns `false`, when the
 ///   back-off returns `nil`, or when the retry operation is cancelled.
-/// - The retry operation finishes once its last attempt finished: with that attempt's value
+/// - The retry operation finishes once its last attempt is finished (its `isFinished` is `true`,
+///   S25), so that its dependents never run beside that attempt's end: with that attempt's value
 ///   (``ResultOperation/result``) on success, or with that attempt's errors on failure (plus its
 ///   own cancel errors, if it was cancelled).
 /// - Cancelling it cancels the running attempt, or ends the wait at once; no attempt starts after.
@@ -116,7 +117,12 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             let attempt = makeAttempt(number)
             attempt.adoptParent(self)
             let (made, queue) = retry.withLock { ($0.machine.attemptMade(attempt), $0.queue) }
-            attempt.addObserver(AttemptObserver(retry: self, number: number))
+            // Once the attempt is completely finished (`isFinished` flipped), so that the retry
+            // operation's dependents never start beside its end (S25). Holds the retry operation:
+            // it lives at least as long as its running attempt.
+            attempt.whenFinished {
+                self.attemptFinished(attempt, number: number, errors: attempt.errors)
+            }
             if case .runCancelled = made { attempt.cancel() }
             LibraryQueue.forAttempts(on: queue).addOperation(attempt)
         }
@@ -156,17 +162,6 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
             }
             if case .discard = retry.withLock({ $0.machine.timerMade(timer) }) { timer.cancel() }
             timer.resume()
-        }
-    }
-
-    /// Tells the retry operation that an attempt finished. Holds it strongly: a retry operation
-    /// lives at least as long as its running attempt.
-    private struct AttemptObserver: OperationObserver {
-        let retry: RetryOperation
-        let number: Int
-
-        func operationDidFinish(_ operation: ConditionalOperation, errors: [any Error]) {
-            retry.attemptFinished(operation, number: number, errors: errors)
         }
     }
 }

@@ -18,14 +18,37 @@
 /// one, or a limit below 1, stops the program naming the category and both limits (S13). A
 /// ``GroupOperation`` holding the category takes one unit, which its children needing the
 /// category share, one at a time (S7).
+///
+/// A string names one category for the whole process: two modules that pick the same string
+/// share it, and trap if they give it different limits. An ``ExclusivityCategory`` is a category
+/// of its own, whatever its name, with its own limit (`MutuallyExclusive(_:)`, S26): prefer it for a
+/// category a library or module defines. The characters U+001E and U+001F are reserved: in a string
+/// category they become spaces.
 public struct MutuallyExclusive: OperationCondition {
-    /// The category's name.
+    /// The category's name (for an ``ExclusivityCategory``, its ``ExclusivityCategory/name``).
     public let category: String
+    /// The category as a value, when made with one (S26).
+    private let object: ExclusivityCategory?
 
     /// Exclusive within `category`: one operation at a time (a limit of 1).
     public init(category: String) {
-        self.category = category
-        ExclusivityController.shared.setLimit(1, for: category)
+        self.category = ExclusivityCategory.shown(category)
+        object = nil
+        ExclusivityController.shared.setLimit(1, for: self.category)
+    }
+
+    /// Exclusive within `category`, the object itself, whatever its name: at most its
+    /// ``ExclusivityCategory/limit`` operations execute at once, across every queue of the process,
+    /// first come, first served (S26). Another object with the same name is another category.
+    ///
+    /// ```swift
+    /// let reports = ExclusivityCategory("reports")
+    /// let export = ClosureOperation<Void>(name: "export") { $0.finish() }
+    /// export.addCondition(MutuallyExclusive(reports))
+    /// ```
+    public init(_ category: ExclusivityCategory) {
+        self.category = category.name
+        object = category
     }
 
     /// At most `limit` operations holding `category` execute at once, across every queue of the
@@ -36,12 +59,14 @@ public struct MutuallyExclusive: OperationCondition {
     /// upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
     /// ```
     public init(category: String, limit: Int) {
-        self.category = category
-        ExclusivityController.shared.setLimit(limit, for: category)
+        self.category = ExclusivityCategory.shown(category)
+        object = nil
+        ExclusivityController.shared.setLimit(limit, for: self.category)
     }
 
-    /// How many operations may hold ``category`` at once: 1 unless the process gave it another.
-    public var limit: Int { ExclusivityController.shared.limit(of: category) }
+    /// How many operations may hold ``category`` at once: 1 unless the process gave it another;
+    /// an ``ExclusivityCategory``'s own limit.
+    public var limit: Int { object?.limit ?? ExclusivityController.shared.limit(of: category) }
 
     /// Exclusive among operations using the same type: the category is `String(reflecting: type)`.
     public init<T>(_ type: T.Type) {
@@ -51,8 +76,9 @@ public struct MutuallyExclusive: OperationCondition {
     /// `MutuallyExclusive<category>`, for messages and diagnoses.
     public var name: String { "MutuallyExclusive<\(category)>" }
 
-    /// The one category, ``category``, that the operation holds while it executes.
-    public var mutuallyExclusiveCategories: Set<String> { [category] }
+    /// The one category, ``category``, that the operation holds while it executes. For an
+    /// ``ExclusivityCategory``, a key of that object's own, which diagnostics show by its name.
+    public var mutuallyExclusiveCategories: Set<String> { [object?.key ?? category] }
 
     /// Always satisfied: the exclusivity itself is enforced when the operation becomes ready.
     ///

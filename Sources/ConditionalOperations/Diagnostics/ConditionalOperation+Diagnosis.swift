@@ -9,20 +9,24 @@ extension ConditionalOperation {
     ///     logger.warning("\(unanswered) never answered")
     /// }
     /// ```
-    public var diagnosis: OperationDiagnosis { diagnosis(known: nil) }
+    public var diagnosis: OperationDiagnosis { diagnosis(known: nil, cycles: DependencyCycles()) }
 
     /// ``diagnosis``, with a queue's status the caller read already: a whole queue's diagnoses
-    /// read it once, not once per ready operation (it lists the queue's operations).
-    func diagnosis(known: OperationDiagnosis.KnownQueueStatus?) -> OperationDiagnosis {
+    /// read it once, not once per ready operation (it lists the queue's operations); and one
+    /// search for dependency cycles for them all.
+    func diagnosis(known: OperationDiagnosis.KnownQueueStatus?, cycles: DependencyCycles)
+        -> OperationDiagnosis
+    {
         let snapshot = diagnosticSnapshot
         return OperationDiagnosis(
             name: diagnosticName, state: snapshot.state, isCancelled: snapshot.isCancelled,
-            reason: reason(for: snapshot, known: known))
+            reason: reason(for: snapshot, known: known, cycles: cycles))
     }
 
     /// Everything but the machine's own data is read here, unlocked: names are user code.
     private func reason(
-        for snapshot: OperationStateMachine.DiagnosticSnapshot, known: OperationDiagnosis.KnownQueueStatus?
+        for snapshot: OperationStateMachine.DiagnosticSnapshot, known: OperationDiagnosis.KnownQueueStatus?,
+        cycles: DependencyCycles
     ) -> OperationDiagnosis.Reason {
         switch snapshot.waiting {
         case .admission:
@@ -32,9 +36,14 @@ extension ConditionalOperation {
             }
             // A plain queue admits an operation only once its dependencies finished.
             let unfinished = unfinishedDependencies
-            return unfinished.isEmpty ? .notEnqueued : .dependencies(unfinished)
+            return unfinished.isEmpty ? .notEnqueued : waitingReason(unfinished, cycles: cycles)
         case .dependencies:
-            return .dependencies(unfinishedDependencies)
+            let unfinished = unfinishedDependencies
+            // Ready, waiting for a dependency added since (S9) that has just finished: its start.
+            if unfinished.isEmpty, snapshot.state == .ready {
+                return startReason(snapshot.owner, known: known)
+            }
+            return waitingReason(unfinished, cycles: cycles)
         case .conditions(let conditions, let answered, let since):
             let unanswered = conditions.indices.filter { !answered.contains($0) }.map { conditions[$0].name }
             return .conditions(unanswered: unanswered, waited: since.seconds())
@@ -42,22 +51,45 @@ extension ConditionalOperation {
             return .categories(
                 ExclusivityController.shared.waits(for: ObjectIdentifier(self)), waited: since.seconds())
         case .start:
-            guard let owner = snapshot.owner else { return .start(.unknown) }
-            if let known, known.queue === owner { return .start(known.status) }
-            return .start(OperationDiagnosis.QueueStatus(of: owner))
+            return startReason(snapshot.owner, known: known)
         case .execution(let since):
             return .executing(seconds: since?.seconds())
         case .draining:
             return .children
         case .finishing:
             return .finishing
-        case .finished(let skipped):
-            return skipped ? .skipped : .finished(errors: snapshot.errors)
+        case .finished(let ending):
+            switch ending {
+            case .skipped: return .skipped
+            case .cancelled, .cancelledAsItStarted: return .cancelled(errors: snapshot.errors)
+            case .executed, .finishedAsItStarted, .failed: return .finished(errors: snapshot.errors)
+            }
         }
     }
 }
 
+extension ConditionalOperation {
+    /// Ready: waiting for `owner` to start it, as far as the library can know.
+    private func startReason(_ owner: ConditionalOperationQueue?, known: OperationDiagnosis.KnownQueueStatus?)
+        -> OperationDiagnosis.Reason
+    {
+        guard let owner else { return .start(.unknown) }
+        if let known, known.queue === owner { return .start(known.status) }
+        return .start(OperationDiagnosis.QueueStatus(of: owner))
+    }
+}
+
 extension Foundation.Operation {
+    /// Waiting for `unfinished`, or part of a cycle that never ends (S9).
+    func waitingReason(_ unfinished: [OperationDiagnosis.Dependency], cycles: DependencyCycles)
+        -> OperationDiagnosis.Reason
+    {
+        guard !unfinished.isEmpty, let cycle = cycles.cycle(through: self) else {
+            return .dependencies(unfinished)
+        }
+        return .dependencyCycle(cycle.map(\.diagnosticName))
+    }
+
     /// The type and name of the operation, for messages: `FetchUsers 'users'`.
     var diagnosticName: String {
         let type = String(describing: Swift.type(of: self))
@@ -83,10 +115,11 @@ extension Foundation.Operation {
 
 extension OperationDiagnosis {
     /// The diagnosis of any operation: a ``ConditionalOperation``'s own, or what Foundation's
-    /// `Operation` tells of itself. `known`, if given, is the queue holding it, with its status.
-    init(of operation: Foundation.Operation, known: KnownQueueStatus?) {
+    /// `Operation` tells of itself. `known`, if given, is the queue holding it, with its status;
+    /// `cycles` the search for dependency cycles the caller's diagnoses share.
+    init(of operation: Foundation.Operation, known: KnownQueueStatus?, cycles: DependencyCycles) {
         if let operation = operation as? ConditionalOperation {
-            self = operation.diagnosis(known: known)
+            self = operation.diagnosis(known: known, cycles: cycles)
             return
         }
         let state = operation.diagnosticState
@@ -95,7 +128,8 @@ extension OperationDiagnosis {
         case .finished, .finishing: reason = .finished(errors: [])
         case .executing: reason = .executing(seconds: nil)
         case .ready, .evaluatingConditions: reason = .start(known?.status ?? .unknown)
-        case .initialized, .pending: reason = .dependencies(operation.unfinishedDependencies)
+        case .initialized, .pending:
+            reason = operation.waitingReason(operation.unfinishedDependencies, cycles: cycles)
         }
         self.init(
             name: operation.diagnosticName, state: state, isCancelled: operation.isCancelled, reason: reason)
@@ -139,6 +173,7 @@ extension ConditionalOperation {
     /// every one answered, S2) and the exclusivity categories it declares, for graphs.
     var conditionSummary: (conditions: [String], categories: Set<String>) {
         let (conditions, categories) = configuredConditions
-        return (conditions.map(\.name), categories)  // names are user code: unlocked
+        // Names are user code: unlocked. A category shows the name it was given (S26).
+        return (conditions.map(\.name), Set(categories.map(ExclusivityController.unscopedName)))
     }
 }

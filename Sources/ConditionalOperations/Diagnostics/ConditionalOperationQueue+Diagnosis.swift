@@ -6,7 +6,8 @@ extension ConditionalOperationQueue {
     public var diagnoses: [OperationDiagnosis] {
         let operations = unfinishedOperations
         let known = OperationDiagnosis.KnownQueueStatus(self)  // once: it lists the queue's operations
-        return operations.map { OperationDiagnosis(of: $0, known: known) }
+        let cycles = DependencyCycles()  // one search for them all
+        return operations.map { OperationDiagnosis(of: $0, known: known, cycles: cycles) }
     }
 
     /// ``diagnoses`` as a readable report: one line for the queue, then one per operation.

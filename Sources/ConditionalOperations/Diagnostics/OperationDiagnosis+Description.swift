@@ -12,6 +12,10 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
             let count = dependencies.count == 1 ? "1 dependency" : "\(dependencies.count) dependencies"
             let list = dependencies.map { "\($0.name) (\($0.state))" }.joined(separator: ", ")
             return "waiting for \(count): \(list)"
+        case .dependencyCycle(let names):
+            let cycle = (names + names.prefix(1)).joined(separator: " → ")
+            return
+                "part of a dependency cycle: \(cycle); none of them can start (cancel one, or remove a dependency)"
         case .conditions(let unanswered, let waited):
             let names = unanswered.isEmpty ? "" : "; not answered: \(unanswered.joined(separator: ", "))"
             return "evaluating conditions for \(Self.seconds(waited))\(names)"
@@ -43,9 +47,14 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
         case .skipped:
             return "skipped: a condition said there was nothing to do"
         case .finished(let errors):
-            return errors.isEmpty
-                ? "finished" : "finished with \(errors.count == 1 ? "1 error" : "\(errors.count) errors")"
+            return errors.isEmpty ? "finished" : "finished with \(Self.count(errors))"
+        case .cancelled(let errors):
+            return "cancelled before it executed" + (errors.isEmpty ? "" : ", with \(Self.count(errors))")
         }
+    }
+
+    private static func count(_ errors: [any Error]) -> String {
+        errors.count == 1 ? "1 error" : "\(errors.count) errors"
     }
 
     /// From how long a wait is worth a hint at the usual mistake.

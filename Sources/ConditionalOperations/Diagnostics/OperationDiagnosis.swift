@@ -31,6 +31,12 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case group(String)
         /// Waiting for these unfinished dependencies (the condition dependencies of S3 included).
         case dependencies([Dependency])
+        /// Part of a dependency cycle, which no dependency of it will ever leave: the names of the
+        /// operations met following its unfinished dependencies back to it, itself first. None
+        /// of them can start; cancel one, or remove a dependency. A `ConditionalOperationQueue`
+        /// breaks a cycle of ``ConditionalOperation``s when it is added (S9); a plain
+        /// `OperationQueue` never does.
+        case dependencyCycle([String])
         /// Its conditions are being evaluated: those named have not answered after `waited` seconds.
         case conditions(unanswered: [String], waited: TimeInterval)
         /// Waiting `waited` seconds so far for exclusivity categories (S7).
@@ -47,6 +53,10 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case finishing
         /// Finished, with these errors (empty if it succeeded): it waits for nothing.
         case finished(errors: [any Error])
+        /// Finished without executing: cancelled before `execute()` was called (S4), also as it
+        /// started, by a `didStart` observer or another thread (S1); `errors` are its errors (the
+        /// cancel's). One cancelled while it executed finishes with ``finished(errors:)``.
+        case cancelled(errors: [any Error])
         /// Finished without executing or error: a condition said there was nothing to do (S17).
         case skipped
     }

@@ -80,7 +80,8 @@ public struct OperationGraph: Sendable {
         let (reached, omitted) = Self.reach(from: operations, limit: Swift.max(0, limit))
         // The queue's status once: it lists the queue's operations.
         let known = queue.map(OperationDiagnosis.KnownQueueStatus.init)
-        let readings = reached.map { Reading(of: $0, known: known) }
+        let cycles = DependencyCycles()  // one search for them all
+        let readings = reached.map { Reading(of: $0, known: known, cycles: cycles) }
         let order = Self.dependenciesFirst(readings)
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { (readings[$1].id, $0) })
         nodes = order.map { index in
@@ -157,9 +158,12 @@ private struct Reading {
     let categories: [String]
     let dependencies: [ObjectIdentifier]
 
-    init(of operation: Foundation.Operation, known: OperationDiagnosis.KnownQueueStatus?) {
+    init(
+        of operation: Foundation.Operation, known: OperationDiagnosis.KnownQueueStatus?,
+        cycles: DependencyCycles
+    ) {
         id = ObjectIdentifier(operation)
-        diagnosis = OperationDiagnosis(of: operation, known: known)
+        diagnosis = OperationDiagnosis(of: operation, known: known, cycles: cycles)
         if let operation = operation as? ConditionalOperation {
             let summary = operation.conditionSummary
             conditions = summary.conditions
@@ -174,9 +178,10 @@ private struct Reading {
     func node(dependencies: [Int]) -> OperationGraph.Node {
         let failed: Bool
         let reason: String?
-        if case .finished(let errors) = diagnosis.reason {
+        switch diagnosis.reason {
+        case .finished(let errors), .cancelled(let errors):
             (failed, reason) = (!errors.isEmpty, nil)
-        } else {
+        default:
             (failed, reason) = (false, diagnosis.reason.description)
         }
         return OperationGraph.Node(

@@ -7,9 +7,9 @@
 /// for another that waits for it, and several categories are acquired all or none.
 ///
 /// A requester (an operation) has one request at a time. A request refers to its categories'
-/// queues directly, so releasing it hashes no category name; a released request left inside a
-/// queue is dropped once it reaches the front. Releasing is idempotent and also withdraws a
-/// request still waiting.
+/// queues directly, so releasing it hashes no category name, and costs the same however many
+/// requests passed through its lines (``RequestLine``). Releasing is idempotent and also withdraws
+/// a request still waiting.
 final class ExclusivityController: Sendable {
     static let shared = ExclusivityController()
 
@@ -17,7 +17,7 @@ final class ExclusivityController: Sendable {
 
     /// One requester's request, in the queue of each of its categories. Reached only under the
     /// controller's lock.
-    private final class Request {
+    private final class Request: LineRequest {
         let categories: [Category]
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
@@ -45,51 +45,32 @@ final class ExclusivityController: Sendable {
     /// A category's requests in arrival order. Reached only under the controller's lock.
     private final class Category {
         let name: String
-        /// How many requests hold it at once (S19).
-        let limit: Int
-        private var requests = RequestQueue<Request>()
+        /// Its requests, within its limit (S19) and behind it.
+        private(set) var requests: RequestLine<Request>
 
         init(name: String, limit: Int) {
             self.name = name
-            self.limit = limit
-        }
-
-        /// The request first in line; released requests are dropped on the way.
-        var first: Request? { requests.dropFirst { $0.isReleased } }
-
-        /// The requests within the limit, in arrival order: those that hold it or may take it.
-        /// Released ones at the front are dropped on the way.
-        var admitted: [Request] {
-            guard let first else { return [] }
-            guard limit > 1 else { return [first] }
-            var admitted: [Request] = []
-            admitted.reserveCapacity(limit)
-            for request in requests.elements where !request.isReleased {
-                admitted.append(request)
-                if admitted.count == limit { break }
-            }
-            return admitted
+            requests = RequestLine(limit: limit)
         }
 
         /// Whether `request` is within the limit of this line. Changes nothing (a caller may be
         /// going through this line), and allocates nothing: it is asked on every grant.
         func admits(_ request: Request) -> Bool {
-            var ahead = 0
-            for candidate in requests.elements where !candidate.isReleased {
-                if candidate === request { return true }
-                ahead += 1
-                if ahead == limit { return false }
-            }
-            return false
+            requests.admits(request)
         }
 
-        var waitingCount: Int { requests.count { !$0.isReleased } }
+        var waitingCount: Int { requests.count }
 
         /// The requests still in line, in arrival order.
-        var line: [Request] { requests.elements.filter { !$0.isReleased } }
+        var line: [Request] { requests.line }
 
         func append(_ request: Request) {
             requests.append(request)
+        }
+
+        /// Takes out a released request; returns the one that thereby came within the limit.
+        func remove(_ request: Request) -> Request? {
+            requests.remove(request)
         }
     }
 
@@ -107,14 +88,13 @@ final class ExclusivityController: Sendable {
             request.requester = nil
             var grants: [Grant] = []
             for category in request.categories {
-                let admitted = category.admitted
-                guard !admitted.isEmpty else {
-                    // Nobody left: forget it (unless a later request already put a fresh one there).
-                    if categories[category.name] === category { categories[category.name] = nil }
-                    continue
+                // Only a request that came within a limit may now hold all its categories.
+                if let next = category.remove(request), let grant = next.takeGrantIfFirst() {
+                    grants.append(grant)
                 }
-                for next in admitted {
-                    if let grant = next.takeGrantIfFirst() { grants.append(grant) }
+                // Nobody left: forget it (unless a later request already put a fresh one there).
+                if category.requests.isEmpty, categories[category.name] === category {
+                    categories[category.name] = nil
                 }
             }
             return grants
@@ -122,8 +102,11 @@ final class ExclusivityController: Sendable {
 
         mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
-            // A group's scope is one unit of the category, its children take turns under it (S19).
-            let limit = ExclusivityController.isScoped(name) ? 1 : limits[name] ?? 1
+            // A group's scope is one unit of the category, its children take turns under it (S19);
+            // an `ExclusivityCategory` carries its own limit (S26).
+            let limit =
+                ExclusivityController.isScoped(name)
+                ? 1 : ExclusivityCategory.limit(ofKey: name) ?? limits[name] ?? 1
             let category = Category(name: name, limit: limit)
             categories[name] = category
             return category
@@ -217,6 +200,14 @@ final class ExclusivityController: Sendable {
         state.withLock { $0.categories[category]?.waitingCount ?? 0 }
     }
 
+    /// The entries `category`'s line keeps (withdrawn ones not yet swept out included) and the
+    /// entries its steps visited so far, for tests.
+    func lineWork(for category: String) -> (stored: Int, visited: Int) {
+        state.withLock { state in
+            state.categories[category].map { ($0.requests.stored, $0.requests.visits) } ?? (0, 0)
+        }
+    }
+
     /// Whether the controller still keeps a queue for `category`, for tests: one nobody holds or
     /// waits for any more is forgotten, so unique category names don't accumulate.
     func isTracking(_ category: String) -> Bool {
@@ -257,9 +248,11 @@ extension ExclusivityController {
         category.utf8.contains(0x1F)
     }
 
-    /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``).
+    /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``), or the
+    /// name of an ``ExclusivityCategory`` from its key: what diagnostics show.
     static func unscopedName(_ category: String) -> String {
-        category.split(separator: "\u{1F}", maxSplits: 1).first.map(String.init) ?? category
+        guard let end = category.utf8.firstIndex(where: { $0 == 0x1F || $0 == 0x1E }) else { return category }
+        return String(category[..<end])
     }
 
     /// `category` private to the children of `parent`. A parent outlives its children's

@@ -31,6 +31,22 @@ struct EffectQueue {
         return true
     }
 
+    /// The start is the next callback: it is announced before it is delivered.
+    var startIsNext: Bool {
+        if case .didStart = first { return true }
+        return false
+    }
+
+    /// The start is queued and not yet announced.
+    var holdsStart: Bool {
+        startIsNext
+            || !rest.isEmpty
+                && rest.contains {
+                    if case .didStart = $0 { return true }
+                    return false
+                }
+    }
+
     /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
     /// to run, or be done: ``endDelivery()``).
     mutating func popFirst() -> Effect? {

@@ -5,7 +5,8 @@ import Foundation
 extension OperationStateMachine {
     /// A callback, delivered outside the lock by one thread at a time, in order (``EffectQueue``).
     enum Effect {
-        /// KVO `isExecuting`, then `operationDidStart`.
+        /// `operationDidStart`, once the start was announced by KVO `isExecuting`
+        /// (``OperationStateMachine/startAnnounced()``).
         case didStart
         case didProduce(Foundation.Operation)
         case didCancel([any Error])
@@ -33,10 +34,14 @@ extension OperationStateMachine {
             followup.queue = queue
             return followup
         }
-        /// Post KVO `isReady` (between ``announcementBegan()`` and ``announcementEnded()``).
+        /// Post KVO `isReady`: `willChangeValue`, ``announcementBegan()``, `didChangeValue`, then
+        /// ``announcementEnded()``.
         static let announceReady = Followup(step: 1 << 2)
         /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
         static let deliver = Followup(step: 1 << 3)
+        /// The caller became the deliverer of the start, first in line: post KVO `isExecuting`
+        /// around ``startAnnounced()``, tell the observers, then deliver as ``deliver`` does.
+        static let announceStart = Followup(step: 1 << 10)
         /// Started without executing, the operation lets what it runs finish first (S11): call
         /// `drain()`, which ends with ``drained(errors:)``.
         static let drain = Followup(step: 1 << 4)

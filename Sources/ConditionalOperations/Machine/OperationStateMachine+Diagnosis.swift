@@ -15,7 +15,7 @@ extension OperationStateMachine {
         /// Started without executing: what it runs finishes first (S11).
         case draining
         case finishing
-        case finished(skipped: Bool)
+        case finished(Ending)
     }
 
     struct DiagnosticSnapshot {
@@ -37,12 +37,12 @@ extension OperationStateMachine {
         case .evaluating(let evaluation, _):
             waiting = .conditions(conditions, evaluation.answered, since: evaluation.began)
         case .acquiring(let acquisition, _): waiting = .categories(since: acquisition.began)
-        case .ready: waiting = .start
+        case .ready: waiting = awaitsLateDependency ? .dependencies : .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)
         case .draining, .executing(.draining): waiting = .draining
         case .finishing: waiting = .finishing
-        case .finished(let ending): waiting = .finished(skipped: ending == .skipped)
+        case .finished(let ending): waiting = .finished(ending)
         }
         let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(

@@ -65,9 +65,9 @@ extension OperationStateMachine.DeliveryAction: Equatable {
             left == right && leftObservers.count == rightObservers.count
         case (.execute(let left), .execute(let right)):
             left == right
-        case (.drain, .drain), (.done, .done):
+        case (.drain, .drain), (.done, .done), (.announceStart, .announceStart):
             true
-        case (.deliver, _), (.execute, _), (.drain, _), (.done, _):
+        case (.deliver, _), (.announceStart, _), (.execute, _), (.drain, _), (.done, _):
             false
         }
     }

@@ -89,6 +89,13 @@ extension OperationStateMachine {
             // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
+        case .ready where announcements.isUnannounced && !isStartRequested:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            announcements.answeredNotReady()
+            return .answer(false)
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready: Foundation knows (S9).
+            return .readDependencies(.asked)
         case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
@@ -123,9 +130,19 @@ extension OperationStateMachine {
         case .evaluating, .acquiring:
             // Its conditions or categories will tell.
             return notReady()
+        case .ready(let verdict, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready: Foundation's answer decides (S9).
+            guard let dependenciesFinished else { return .readDependencies(.asked) }
+            guard dependenciesFinished else { return notReady() }
+            phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined]))
+            return .answer(
+                true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, [])
+        case .ready where announcements.isUnannounced:
+            // Its announcement changes the answer (``ReadinessAnnouncements``).
+            return notReady()
         case .ready:
             // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
             return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : [])
@@ -136,7 +153,7 @@ extension OperationStateMachine {
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    private mutating func notReady() -> ReadinessAction {
+    mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
         return .answer(false, [])
     }
@@ -203,6 +220,7 @@ extension OperationStateMachine {
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
                 phase = .evaluating(evaluation, requests)
+                if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
             conditions = []  // S2: let go of after evaluation; the caller still holds them
@@ -303,6 +321,7 @@ extension OperationStateMachine {
             if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
             phase = .acquiring(acquisition, requests)
+            if context.answersQuery { announcements.answeredNotReady() }
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting: it never executes. Nobody else gives
@@ -315,6 +334,7 @@ extension OperationStateMachine {
 
     // MARK: Announcements
 
+    /// The announcement's `willChangeValue` was posted: `isReady` answers `true` from now on.
     mutating func announcementBegan() {
         announcements.begin()
     }

@@ -11,6 +11,9 @@ extension OperationStateMachine {
         /// Conditions or categories are pending: becoming ready launches the operation.
         case wait
         case launched(Followup)
+        /// A dependency was added once it was ready: read whether every dependency finished, then
+        /// ``startChecked(dependenciesFinished:)`` (S9).
+        case checkDependencies
     }
 
     mutating func start() -> StartAction {
@@ -28,6 +31,9 @@ extension OperationStateMachine {
             // Becoming ready launches it (``becomeReady(_:context:)``).
             record(.start)
             return .wait
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready may not have finished (S9).
+            return .checkDependencies
         case .ready:
             record(.start)
             return .launched(launch())
@@ -75,16 +81,21 @@ extension OperationStateMachine {
             return .cancelled(
                 told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
         case .ready:
-            // S4: a start made already launches it, else a queue is told again that it is ready.
+            // S4: a start made already launches it, else a queue is told again that it is ready
+            // (its owner, if it declined a start for a dependency added late: S9).
             markCancelled(adding: error)
-            return .cancelled(
-                queueEffect(.didCancel(errors)).union(isStartRequested ? launch() : .announceReady))
+            let declined = dropLateDependencies()
+            let told = queueEffect(.didCancel(errors))
+            if isStartRequested { return .cancelled(told.union(launch())) }
+            return .cancelled(told.union(declined.map { .handOver(to: $0) } ?? .announceReady))
         case .executing(let execution):
-            // S5: it finishes at once, unless it asked to finish itself.
+            // S5: it finishes at once, unless it asked to finish itself; before `execute()` was
+            // called (`didStart` is being delivered), without executing (S1).
             markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             guard finishesWhenCancelled else { return .cancelled(told) }
-            return .cancelled(told.union(queueFinish(.executed, thread: execution.thread)))
+            let ending: Ending = execution.isCalled ? .executed : .cancelledAsItStarted
+            return .cancelled(told.union(queueFinish(ending, thread: execution.thread)))
         case .draining:
             // It finishes once what it runs finished.
             markCancelled(adding: error)
@@ -121,14 +132,18 @@ extension OperationStateMachine {
             phase = .executing(.draining(finishRequested: true))
             return .deferred([])
         case .executing(let execution):
-            // The usual end of the work.
+            // The usual end of the work; before `execute()` was called (`didStart` is being
+            // delivered), an end without executing (S1), where a cancel that came first still
+            // beats the finish.
             errors.append(contentsOf: new)
+            let ending: Ending =
+                execution.isCalled ? .executed : .launchedWithoutExecuting(isCancelled: isCancelled)
             guard effects.beginDeliveringIfIdle() else {
-                return .finishing(queueFinish(.executed, thread: execution.thread))
+                return .finishing(queueFinish(ending, thread: execution.thread))
             }
             dropOfferedCancelErrors()
-            phase = .finishing(.executed, thread: execution.thread)
-            return .deliverNow(finishEffect(.executed), observers)
+            phase = .finishing(ending, thread: execution.thread)
+            return .deliverNow(finishEffect(ending), observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -175,6 +190,8 @@ extension OperationStateMachine {
     enum DeliveryAction {
         /// Deliver this callback to these observers, then ask again.
         case deliver(Effect, ObserverList)
+        /// The start is next: announce it as ``Followup/announceStart`` says, then ask again.
+        case announceStart
         /// Call `execute()`; the deliverer is done.
         case execute(onAnotherThread: Bool)
         /// Call `drain()` instead of `execute()`; the deliverer is done.
@@ -186,6 +203,7 @@ extension OperationStateMachine {
     /// What the deliverer does next; it runs `execute()` itself if that is next and due on its
     /// thread.
     mutating func nextEffect() -> DeliveryAction {
+        if effects.startIsNext { return .announceStart }
         if let effect = effects.popFirst() { return .deliver(effect, observers) }
         switch phase {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
@@ -197,8 +215,8 @@ extension OperationStateMachine {
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
-            phase = .finishing(.executed, thread: .none)
-            return .deliver(finishEffect(.executed), observers)
+            phase = .finishing(.cancelledAsItStarted, thread: .none)
+            return .deliver(finishEffect(.cancelledAsItStarted), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             phase = .executing(.called(thread: .none, since: .unstamped))
@@ -211,6 +229,17 @@ extension OperationStateMachine {
             effects.endDelivery()
             return .done
         }
+    }
+
+    /// The start's `willChangeValue(forKey: "isExecuting")` was posted: the start leaves the
+    /// queue, and `isExecuting` answers `true` from now on. Returns the observers to tell
+    /// `operationDidStart`.
+    mutating func startAnnounced() -> ObserverList {
+        guard effects.startIsNext else {
+            fatalError("startAnnounced in phase \(phase): the start is not next")
+        }
+        _ = effects.popFirst()
+        return observers
     }
 
     enum FinishedAction {
@@ -252,9 +281,9 @@ extension OperationStateMachine {
             errors.append(contentsOf: new)
             return queueFinish(ending)
         case .executing(.draining):
-            // Cancelled or finished as it started: it ends as one that executed (`didStart` was told).
+            // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
             errors.append(contentsOf: new)
-            return queueFinish(.executed)
+            return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
         case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
             .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
@@ -273,6 +302,14 @@ extension OperationStateMachine.Execution {
         switch self {
         case .due, .draining: .none
         case .called(let thread, _): thread
+        }
+    }
+
+    /// Whether `execute()` was called: an end from now on is the end of the work.
+    var isCalled: Bool {
+        switch self {
+        case .due, .draining: false
+        case .called: true
         }
     }
 }

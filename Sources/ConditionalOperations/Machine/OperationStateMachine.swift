@@ -8,8 +8,8 @@ import Foundation
 /// process naming both.
 ///
 /// The events are grouped by concern: configuration here, admission and readiness in
-/// `+Readiness`, starting to finishing in `+Running` (what a cancel leaves in `+Cancellation`); the
-/// vocabulary they share is in `+Actions`.
+/// `+Readiness` (a dependency added once ready in `+LateDependencies`), starting to finishing in
+/// `+Running` (what a cancel leaves in `+Cancellation`); the vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
 struct OperationStateMachine {
@@ -41,7 +41,14 @@ struct OperationStateMachine {
     /// Without executing, the one reason, in this order: a cancel beats an early finish or a
     /// failure, which beat a skip (S17).
     enum Ending: UInt8 {
+        /// `execute()` was called.
         case executed
+        /// Launched (`isExecuting`, `didStart` told), then cancelled before `execute()` was called,
+        /// by a `didStart` observer or another thread (S1): it did not execute.
+        case cancelledAsItStarted
+        /// Launched, then finished by a `didStart` observer or another thread before `execute()`
+        /// was called (S1, S6): it did not execute.
+        case finishedAsItStarted
         /// Cancelled before it executed (S4).
         case cancelled
         /// Finished early (S6), in a dependency cycle (S9), or a condition failed (S2).
@@ -58,6 +65,12 @@ struct OperationStateMachine {
         /// `finish` was called before executing (S6), or the operation is in a dependency cycle
         /// (S9): it finishes without executing once started.
         static let finish = Requests(rawValue: 1 << 1)
+        /// A dependency was added once its own were passed (S9, `+LateDependencies`): it starts
+        /// only once Foundation says every dependency finished.
+        static let lateDependency = Requests(rawValue: 1 << 2)
+        /// With ``lateDependency``: its owner's start came first and was declined; the owner is
+        /// handed the operation again once the dependency finished.
+        static let startDeclined = Requests(rawValue: 1 << 3)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
@@ -182,10 +195,12 @@ struct OperationStateMachine {
     var failed: Bool { state >= .finishing && !errors.isEmpty }
 
     /// `mutating` for the same reason as ``settledReadiness()``: every KVO notification asks it.
+    /// `false` until the start was announced, so that it changes between the announcement's
+    /// `willChangeValue` and `didChangeValue` (``startAnnounced()``).
     mutating func isExecuting() -> Bool {
         switch phase {
-        case .executing: true
-        case .finishing(let ending, _): ending == .executed
+        case .executing: !effects.holdsStart
+        case .finishing(let ending, _): ending.wasLaunched && !effects.holdsStart
         case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished: false
         }
     }
@@ -317,7 +332,7 @@ struct OperationStateMachine {
 
     func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        .finish(errors, wasExecuting: ending == .executed, releasesCategories: !categories.isEmpty)
+        .finish(errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
@@ -342,7 +357,10 @@ struct OperationStateMachine {
             return context.isAdmission ? .admitted : .handOver(to: owner)
         }
         if isStartRequested { return context.canLaunch ? launch() : .launchLater }
-        guard context.answersQuery else { return .announceReady }
+        guard context.answersQuery else {
+            announcements.becameReadyUnannounced()
+            return .announceReady
+        }
         return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
     }
 
@@ -370,7 +388,9 @@ struct OperationStateMachine {
             return .executeNow
         }
         phase = .executing(.due(onAnotherThread: effects.isDelivering))
-        return queueEffect(.didStart)
+        // Queued, so that `isExecuting` answers `false` until the start is announced
+        // (``startAnnounced()``); at the head of an idle queue, its deliverer announces it at once.
+        return queueEffect(.didStart).isEmpty ? [] : .announceStart
     }
 
     /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;

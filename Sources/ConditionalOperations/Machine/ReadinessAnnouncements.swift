@@ -1,19 +1,32 @@
 import Dispatch
 
-/// What answers swift-corelibs-foundation's cached `isReady` (LINUX-FOUNDATION.md, "How the
-/// queue hears about state").
+/// What answers swift-corelibs-foundation's cached `isReady`, and when a readiness announcement
+/// changes the answer.
 ///
-/// The queue stores the answer of every `isReady` query and dispatches only operations whose
+/// That queue stores the answer of every `isReady` query and dispatches only operations whose
 /// stored answer is `true`, with no timer to look again. The answers of concurrent queries are
 /// stored in whatever order their threads get there: a `false` read before the operation became
 /// ready can overwrite the `true` of the query, or of the KVO announcement, that made it ready,
 /// and the queue then never starts it. So readiness is announced again, from another thread,
-/// whenever such a stale `false` may have been stored.
+/// when such a stale `false` may have been stored.
+///
+/// Only a `false` answer can be stored stale, and each at most once: the re-announcements are
+/// counted against the `false` answers given (at most ``staleAnswerLimit``), so that no number of
+/// `isReady` reads can make them repeat. Apple's KVO reads the value once per observer and again
+/// for `.prior` and `.old` observers, and anyone may read it in a loop: a read is never more than
+/// a hint that the queue re-tested the operation.
 struct ReadinessAnnouncements {
     /// How long a re-announcement waits: a stale `false` is rare, and the announcement it needs
     /// costs a plain queue a pass over every operation it holds, which the operation's start,
     /// usually sooner, makes unnecessary.
     static let reannouncementDelay = DispatchTimeInterval.milliseconds(1)
+
+    /// The most `false` answers remembered as possibly stale. One is stored late only by a
+    /// Foundation thread that read it before the operation became ready and stores it after;
+    /// Foundation reads an operation's readiness on a handful of occasions (added to a queue, a
+    /// dependency added, removed or finished, a cancel), so more than this many at once does not
+    /// happen, while each one remembered may cost an announcement.
+    static let staleAnswerLimit: UInt8 = 2
 
     /// The operation announced its readiness by KVO at least once.
     private(set) var hasAnnounced = false
@@ -21,12 +34,27 @@ struct ReadinessAnnouncements {
     private var isReannouncePending = false
     /// A query was answered `false`: becoming ready inside a later query must also be announced.
     private(set) var hasAnsweredNotReady = false
-    private var inProgress: UInt16 = 0
-    /// Queries while announcing: beyond the announcement's own, one may store a stale answer.
-    private var queriesDuring: UInt16 = 0
+    /// Ready outside a query, and no announcement began yet: `isReady` still answers `false`, so
+    /// that its value changes between the announcement's `willChangeValue` and `didChangeValue`.
+    private(set) var isUnannounced = false
+    /// `false` answers that may still be stored after a `true` (at most ``staleAnswerLimit``):
+    /// what a re-announcement may still repair.
+    private var staleAnswers: UInt8 = 0
+    /// Announcements under way, on as many threads.
+    private var inProgress: UInt8 = 0
+    /// Queries while announcing (counted up to 2): the first is the announcement's own; another
+    /// may be the queue's re-test, which finds a stale `false` stored.
+    private var queriesDuring: UInt8 = 0
 
     mutating func answeredNotReady() {
         hasAnsweredNotReady = true
+        if staleAnswers < Self.staleAnswerLimit { staleAnswers += 1 }
+    }
+
+    /// Became ready outside a query, without an owner: `isReady` answers `true` once the
+    /// announcement began.
+    mutating func becameReadyUnannounced() {
+        isUnannounced = true
     }
 
     /// Became ready inside a query, without an owner (a plain queue's): returns whether to
@@ -37,28 +65,30 @@ struct ReadinessAnnouncements {
         return true
     }
 
-    /// A query of a ready, unstarted operation (the queue's re-test): returns whether to announce
-    /// again from another thread.
+    /// A query of a ready, announced, unstarted operation: returns whether to announce again from
+    /// another thread (the query may be the queue's re-test, which found a stale `false`).
     mutating func queriedWhileReady() -> Bool {
         if inProgress > 0 {
-            queriesDuring += 1
+            if queriesDuring < 2 { queriesDuring += 1 }
             return false
         }
-        guard hasAnnounced, !isReannouncePending else { return false }
+        guard hasAnnounced, !isReannouncePending, takeStaleAnswer() else { return false }
         isReannouncePending = true
         return true
     }
 
+    /// Called once `willChangeValue` was posted: from here on `isReady` answers `true`.
     mutating func begin() {
         inProgress += 1
         hasAnnounced = true
+        isUnannounced = false
     }
 
     /// Returns `true` when the announcement must be repeated; `waiting`: the operation is still
     /// ready and not started.
     mutating func end(waiting: Bool) -> Bool {
         inProgress -= 1
-        let repeatIt = queriesDuring >= 2 && waiting
+        let repeatIt = queriesDuring >= 2 && waiting && takeStaleAnswer()
         if repeatIt || inProgress == 0 { queriesDuring = 0 }
         return repeatIt
     }
@@ -66,5 +96,12 @@ struct ReadinessAnnouncements {
     /// The re-announcement dispatched earlier is being made.
     mutating func reannouncing() {
         isReannouncePending = false
+    }
+
+    /// Counts a re-announcement against a `false` answer it may repair; `false` once none is left.
+    private mutating func takeStaleAnswer() -> Bool {
+        guard staleAnswers > 0 else { return false }
+        staleAnswers -= 1
+        return true
     }
 }

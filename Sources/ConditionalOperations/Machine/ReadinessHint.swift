@@ -1,5 +1,5 @@
 /// The `isReady` and `isFinished` answers that swift-corelibs-foundation may read without the
-/// operation's lock (DESIGN §4, §5: a plain queue asks every waiting operation on each pass, and
+/// operation's lock (a plain queue asks every waiting operation on each pass, and
 /// must pay no more for it than for its own waiting `BlockOperation`s).
 ///
 /// A pure function of the machine, published at the end of every locked section

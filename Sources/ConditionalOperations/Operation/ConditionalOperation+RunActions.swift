@@ -14,6 +14,24 @@ extension ConditionalOperation {
             break
         case .admit:
             _ = queryReadiness(context: .start)
+        case .checkDependencies:
+            let dependenciesFinished = self.dependenciesFinished
+            run(machine.withLock { $0.startChecked(dependenciesFinished: dependenciesFinished) })
+        }
+    }
+
+    func run(_ action: OperationStateMachine.CheckedStartAction) {
+        switch action {
+        case .misuse:
+            run(OperationStateMachine.StartAction.misuse)
+        case .launched(let followup):
+            perform(followup)
+        case .declined(let owner):
+            owner.startDeclined()
+            // One that finished before the decline was recorded found nothing to hand over: ask.
+            if dependenciesFinished { _ = queryReadiness(context: .callback) }
+        case .waiting:
+            if dependenciesFinished { _ = queryReadiness(context: .start) }
         }
     }
 

@@ -58,6 +58,7 @@ extension ConditionalOperation {
         followup.queue?.handOver(self)
         if followup.contains(.announceReady) { announceReadiness() }
         if followup.contains(.deliver) { deliverEffects() }
+        if followup.contains(.announceStart) { announceStart() }
         if followup.contains(.drain) { drain() }
         if followup.contains(.launchLater) {
             DispatchQueue.global(qos: dispatchQoS).async {
@@ -107,13 +108,23 @@ extension ConditionalOperation {
         return true
     }
 
-    /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile.
+    /// Posts KVO `isReady`, again while a queue may have stored a stale answer meanwhile. A first
+    /// announcement changes the answer between `willChangeValue` and `didChangeValue`.
     private func announceReadiness() {
         repeat {
+            willChange(.isReady)
             machine.withLock { $0.announcementBegan() }
-            willChangeValue(forKey: "isReady")
-            didChangeValue(forKey: "isReady")
+            didChange(.isReady)
         } while machine.withLock { $0.announcementEnded() }
+    }
+
+    /// Posts KVO `isExecuting` around the change, tells observers `operationDidStart`, then goes
+    /// on delivering (``OperationStateMachine/Followup/announceStart``).
+    private func announceStart() {
+        willChange(.isExecuting)
+        let observers = machine.withLock { $0.startAnnounced() }
+        didChange(.isExecuting)
+        deliver(first: .didStart, to: observers)
     }
 
     /// Delivers queued effects, one at a time, until none is left or `execute()` is due.
@@ -122,6 +133,9 @@ extension ConditionalOperation {
             switch machine.withLock({ $0.nextEffect() }) {
             case .deliver(let effect, let observers):
                 guard deliver(effect, to: observers) else { return }
+            case .announceStart:
+                announceStart()
+                return
             case .execute(let onAnotherThread):
                 if onAnotherThread {
                     DispatchQueue.global(qos: dispatchQoS).async { self.execute() }
@@ -148,10 +162,6 @@ extension ConditionalOperation {
     private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
         switch effect {
         case .didStart:
-            if OperationStateMachine.postsExecutingKVO {
-                willChangeValue(forKey: "isExecuting")
-                didChangeValue(forKey: "isExecuting")
-            }
             for observer in observers { observer.operationDidStart(self) }
         case .didProduce(let operation):
             for observer in observers { observer.operation(self, didProduce: operation) }
@@ -185,9 +195,8 @@ extension ConditionalOperation {
             for grant in grants { grant() }
             grants = []
         }
-        let notifiesExecuting = wasExecuting && OperationStateMachine.postsExecutingKVO
-        if notifiesExecuting { willChangeValue(forKey: "isExecuting") }
-        willChangeValue(forKey: "isFinished")
+        if wasExecuting { willChange(.isExecuting) }
+        willChange(.isFinished)
         var notified = observers.count
         while true {
             switch machine.withLock({ $0.markFinished(notified: notified) }) {
@@ -195,8 +204,8 @@ extension ConditionalOperation {
                 for observer in latecomers { observer.operationDidFinish(self, errors: errors) }
                 notified += latecomers.count
             case .finished(let waiters, let owner, let dropped):
-                if notifiesExecuting { didChangeValue(forKey: "isExecuting") }
-                didChangeValue(forKey: "isFinished")
+                if wasExecuting { didChange(.isExecuting) }
+                didChange(.isFinished)
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter() }
                 for grant in grants { grant() }

@@ -38,16 +38,17 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     }
 
     deinit {
-        #if !canImport(Darwin)
-            // Take the dependencies out of Foundation and release them iteratively: a long chain
-            // released recursively overflows the stack. Wide fan-ins are left to Foundation,
-            // whose `removeDependency` costs a linear search each.
-            var dependencies = self.dependencies
-            guard !dependencies.isEmpty, dependencies.count <= 64 else { return }
-            machine.withLock { $0.beginDeallocation() }
-            for dependency in dependencies { removeDependency(dependency) }
-            DependencyDrop.drop(&dependencies)
-        #endif
+        // Foundation keeps its dependencies strongly, on every platform: released recursively, a
+        // long chain overflows the stack. And swift-corelibs-foundation lists this operation, by
+        // an unretained pointer, in each dependency it waits for, and never forgets it: that
+        // dependency would touch it once it finishes. So every dependency is taken out of
+        // Foundation, whatever their number, then released one after another.
+        var dependencies = self.dependencies
+        guard !dependencies.isEmpty else { return }
+        machine.withLock { $0.beginDeallocation() }
+        // In the order Foundation keeps them: its search for each then stops at the first.
+        for dependency in dependencies { removeDependency(dependency) }
+        DependencyDrop.drop(&dependencies)
     }
 
     // MARK: State
@@ -130,6 +131,37 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     // MARK: Configuration
 
+    /// Makes the operation depend on `operation`, as Foundation does: it starts only once
+    /// `operation` finished, also when the dependency is added once the operation is ready and
+    /// not started yet (S9: it then waits, keeping what it was granted: its conditions are not
+    /// evaluated again and the categories it holds stay held). A dependency on the operation
+    /// itself is a programming error (S13): Foundation would deadlock in it.
+    open override func addDependency(_ operation: Foundation.Operation) {
+        if operation === self {
+            Misuse.trap(
+                "\(diagnosticName): addDependency(_:) of the operation itself (S13: an operation never "
+                    + "depends on itself)")
+        }
+        super.addDependency(operation)
+        // Before its dependencies were passed Foundation counts it alone, and once started it is too
+        // late: where the hint says so, no lock.
+        switch published.current {
+        case .dependencies, .started, .finished: return
+        case .ask, .waiting: break
+        }
+        perform(machine.withLock { $0.dependencyAdded() })
+    }
+
+    /// The operation's priority among the ready operations waiting for a slot of their queue. A
+    /// change while it waits counts, on a ``ConditionalOperationQueue`` as on Foundation's.
+    open override var queuePriority: QueuePriority {
+        get { super.queuePriority }
+        set {
+            super.queuePriority = newValue
+            machine.withLock { $0.owner }?.reprioritize(self)
+        }
+    }
+
     /// Adds a condition that must be satisfied before the operation executes.
     ///
     /// Add conditions first, before dependencies, enqueuing or starting: the first `isReady` query
@@ -186,6 +218,21 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Ends ``drain()``: the operation finishes with `errors` added to its own.
     func finishDraining(errors: [any Error]) {
         perform(machine.withLock { $0.drained(errors: errors) })
+    }
+
+    /// Tells Foundation that `property` is about to change: the runner calls it before the
+    /// machine changes what the property answers. Declared here, not in an extension, so that a
+    /// test subclass can read the value at each notification, as Apple's KVO does for `.prior`
+    /// observers (swift-corelibs-foundation's own `willChangeValue` can be neither overridden nor
+    /// observed).
+    func willChange(_ property: ObservedProperty) {
+        if property.isPosted { willChangeValue(forKey: property.rawValue) }
+    }
+
+    /// Tells Foundation that `property` changed: the runner calls it once the machine answers the
+    /// new value. Overridable for the same reason as ``willChange(_:)``.
+    func didChange(_ property: ObservedProperty) {
+        if property.isPosted { didChangeValue(forKey: property.rawValue) }
     }
 
     /// Not used: a `ConditionalOperation` runs ``execute()``. Override that instead.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Drops the dependencies of deallocated operations one after another, instead of each inside
-/// the deinit of its dependent: on Linux, dropping a chain of 35k or more operations that way
-/// overflows the stack (Foundation keeps strong references to dependencies).
+/// the deinit of its dependent: Foundation keeps strong references to dependencies, and dropping
+/// a chain of tens of thousands of operations that way overflows the stack (on Linux from 35k).
 enum DependencyDrop {
     private struct State {
         var pending: [[Foundation.Operation]] = []

@@ -5,7 +5,7 @@
 /// An operation's ``ReadinessHint``, readable without its lock where Foundation polls.
 ///
 /// Only swift-corelibs-foundation asks `isReady` of every waiting operation on each scheduling
-/// pass (LINUX-FOUNDATION.md); Apple's Foundation listens to KVO instead, and `Atomic` needs
+/// pass; Apple's Foundation listens to KVO instead, and `Atomic` needs
 /// macOS 15 there: on Apple platforms this holds nothing and every read takes the lock.
 ///
 /// Not a lock, so the library's one lock type stands. ThreadSanitizer sees it, unlike

@@ -20,6 +20,23 @@ extension ConditionalOperationQueue {
         if all { return run(operations, on: target) }
         let prioritized = operations.map { ($0, $0.queuePriority) }
         run(registry.withLock { $0.scheduler.submit(prioritized) }, on: target)
+        // A priority changed meanwhile found the operation in no line (``reprioritize(_:)``).
+        for (operation, priority) in prioritized where operation.queuePriority != priority {
+            reprioritize(operation)
+        }
+    }
+
+    /// `operation`'s `queuePriority` changed: if it waits for a slot, it moves to the line of its
+    /// new priority, at the end, as on Foundation's queue.
+    func reprioritize(_ operation: Foundation.Operation) {
+        let priority = operation.queuePriority  // read unlocked: it may be overridden
+        registry.withLock { $0.scheduler.reprioritize(operation, to: priority) }
+    }
+
+    /// A `ConditionalOperation` declined the start the scheduler gave it (a dependency added once
+    /// it was ready has not finished, S9): its slot goes to the next one; it is handed over again.
+    func startDeclined() {
+        run(registry.withLock { $0.scheduler.finished() })
     }
 
     func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {

@@ -14,7 +14,9 @@ import Foundation
 ///   operations thus runs in linear time.
 ///
 /// What a user of `OperationQueue` relies on holds, for plain operations too:
-/// `maxConcurrentOperationCount`, `isSuspended`, `queuePriority` among waiting operations,
+/// `maxConcurrentOperationCount`, `isSuspended`, `queuePriority` among waiting operations (a
+/// ``ConditionalOperation``'s changed while it waits counts; a plain operation's is read when it
+/// becomes ready), a dependency added to a ready operation not started yet,
 /// `qualityOfService` and `underlyingQueue` (where the operations run), `name`,
 /// `addBarrierBlock(_:)`, `cancelAllOperations()`, `waitUntilAllOperationsAreFinished()` and
 /// `addOperations(_:waitUntilFinished:)`.
@@ -62,7 +64,10 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Every operation added and not yet finished, waiting or running: what Foundation's
     /// `operationCount` counts on a plain `OperationQueue`.
     public var unfinishedOperationCount: Int {
-        registry.withLock { $0.count }
+        // The registry lets go of a plain operation only once told that it finished, on another
+        // thread, a moment after `isFinished` turned `true`: counted as `unfinishedOperations`
+        // lists, so that a queue found idle counts none.
+        unfinishedOperations.count
     }
 
     /// Every operation added and not yet finished, waiting or running, in no particular order:
@@ -70,6 +75,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     public var unfinishedOperations: [Foundation.Operation] {
         registry.withLock { $0.operations }.filter { !$0.isFinished }
     }
+
+    /// Operations its dependency cycle searches visited so far, for tests (S9).
+    var cycleSearchVisits: Int { registry.withLock { $0.cycleSearchVisits } }
 
     /// Whether ``shutdown(gracePeriod:)`` was called.
     public var isShutDown: Bool { registry.withLock { $0.isShutDown } }

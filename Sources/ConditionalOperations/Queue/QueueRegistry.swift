@@ -34,6 +34,8 @@ struct QueueRegistry {
     var waitingPlain: [ObjectIdentifier: Foundation.Operation] = [:]
 
     var count: Int { entries.count }
+    /// Operations the cycle searches visited so far, for tests (``closesCycle(dependencies:awaiting:)``).
+    private(set) var cycleSearchVisits = 0
 
     /// Nothing but the operations to involve in adding one: no delegate, barrier, logger or
     /// shutdown.
@@ -52,7 +54,8 @@ struct QueueRegistry {
     /// already (a misuse, S13), and the operations of a dependency cycle it closes (empty if none).
     ///
     /// A cycle through `operation` needs an operation of this queue that already depends on it, so
-    /// adding operations in dependency order (a chain, a fan-in) costs no search at all.
+    /// adding operations in dependency order (a chain, a fan-in) costs no search at all; otherwise
+    /// the search costs what the smaller side costs (``closesCycle(dependencies:awaiting:)``).
     mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> (
         isKnown: Bool, cycle: [Foundation.Operation]
     ) {
@@ -79,7 +82,10 @@ struct QueueRegistry {
         entries[id] = Entry(
             operation: operation, dependencies: known, dependents: earlierDependents, elsewhere: elsewhere)
         if dependencies.contains(where: { $0 === operation }) { return (isKnown, [operation]) }
-        guard !earlierDependents.isEmpty, !known.isEmpty else { return (isKnown, []) }
+        guard !earlierDependents.isEmpty, !known.isEmpty,
+            closesCycle(dependencies: known, awaiting: earlierDependents)
+        else { return (isKnown, []) }
+        // Rare: every operation of every cycle through it, each searched in full.
         let cycle = reachable(from: id, along: \.dependencies).intersection(
             reachable(from: id, along: \.dependents))
         return (isKnown, cycle.compactMap { entries[$0]?.operation })
@@ -109,6 +115,37 @@ struct QueueRegistry {
             if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
         }
         return true
+    }
+
+    /// Whether an operation that depends on `dependencies` and that `awaiting` depend on closes a
+    /// cycle: whether one of `dependencies` leads, through dependencies, to one of `awaiting`, or,
+    /// the same question from the other side, one of `awaiting` leads through dependents to one of
+    /// `dependencies`. Both searches advance one operation at a time, in turn, and the first one
+    /// that ends answers, so that a long unfinished graph on one side (a chain the operation waits
+    /// for) costs nothing when the other side is short: at most twice the smaller side's visits.
+    private mutating func closesCycle(dependencies: [ObjectIdentifier], awaiting: Set<ObjectIdentifier>)
+        -> Bool
+    {
+        if dependencies.contains(where: awaiting.contains) { return true }
+        let targets = Set(dependencies)
+        var down = (stack: dependencies, seen: targets)
+        var up = (stack: Array(awaiting), seen: awaiting)
+        while true {
+            // Down: what the dependencies wait for.
+            guard let next = down.stack.popLast() else { return false }
+            cycleSearchVisits += 1
+            for dependency in entries[next]?.dependencies ?? [] where down.seen.insert(dependency).inserted {
+                if awaiting.contains(dependency) { return true }
+                down.stack.append(dependency)
+            }
+            // Up: what waits for those awaiting it.
+            guard let previous = up.stack.popLast() else { return false }
+            cycleSearchVisits += 1
+            for dependent in entries[previous]?.dependents ?? [] where up.seen.insert(dependent).inserted {
+                if targets.contains(dependent) { return true }
+                up.stack.append(dependent)
+            }
+        }
     }
 
     /// Every operation reachable from `start` (itself included if on a cycle) following `edges`.

@@ -48,6 +48,19 @@ struct Scheduler {
         return waitingCount == 0 ? [] : takeRunnable()
     }
 
+    /// Moves `operation`, if it waits, to the end of the line of `priority`. It walks the lines
+    /// until it finds it, as Foundation's queue walks the list of the old priority: priorities
+    /// change rarely.
+    mutating func reprioritize(
+        _ operation: Foundation.Operation, to priority: Foundation.Operation.QueuePriority
+    ) {
+        let target = Self.line(of: priority)
+        for line in waiting.indices where line != target && waiting[line].remove(operation) {
+            waiting[target].append(operation)
+            return
+        }
+    }
+
     mutating func setLimit(_ newLimit: Int) -> [Foundation.Operation] {
         limit = newLimit
         return takeRunnable()
@@ -82,20 +95,22 @@ struct Scheduler {
         }
     }
 
-    /// First in, first out, letting go of each operation as it leaves.
+    /// First in, first out, letting go of each operation as it leaves; one that moved to another
+    /// line leaves a gap (`nil`), skipped.
     private struct Line {
         private var operations: [Foundation.Operation?] = []
         private var head = 0
+        private var gaps = 0
 
-        var isEmpty: Bool { head == operations.count }
+        var isEmpty: Bool { head + gaps == operations.count }
 
         mutating func append(_ operation: Foundation.Operation) {
             operations.append(operation)
         }
 
         mutating func popFirst() -> Foundation.Operation? {
-            guard head < operations.count else { return nil }
-            defer {
+            while head < operations.count {
+                let first = operations[head]
                 operations[head] = nil
                 head += 1
                 if head == operations.count {
@@ -105,8 +120,23 @@ struct Scheduler {
                     operations.removeFirst(head)
                     head = 0
                 }
+                guard let first else {
+                    gaps -= 1
+                    continue
+                }
+                return first
             }
-            return operations[head]
+            return nil
+        }
+
+        /// Takes `operation` out if it waits here; returns whether it did.
+        mutating func remove(_ operation: Foundation.Operation) -> Bool {
+            guard let index = operations[head...].firstIndex(where: { $0 === operation }) else {
+                return false
+            }
+            operations[index] = nil
+            gaps += 1
+            return true
         }
     }
 }

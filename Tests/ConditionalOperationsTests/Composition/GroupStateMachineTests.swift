@@ -27,10 +27,15 @@ extension ConditionalOperationsTests.CompositionTests {
             case .executing, .executingCancelled, .draining:
                 _ = machine.start(given == .draining ? .finishDraining : .finish)
                 _ = machine.childWillBeAdded(first)
+                _ = machine.started()
                 _ = machine.childFinished(nil, errors: [])  // the start itself
-                if given == .executingCancelled { _ = machine.cancel() }
+                if given == .executingCancelled {
+                    _ = machine.cancel()
+                    _ = machine.childrenCancelled()
+                }
             case .finished:
                 _ = machine.start(.finish)
+                _ = machine.started()
                 _ = machine.childFinished(nil, errors: [])
             }
             return machine

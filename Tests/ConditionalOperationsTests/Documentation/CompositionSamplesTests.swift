@@ -155,6 +155,46 @@ extension ConditionalOperationsTests {
             return try process.result!.get()
         }
 
+        func mapTheActiveUsersNames() async throws -> [String] {
+            /// The users of the scenario above, fetched at once.
+            final class FetchUsersOperation: ResultOperation<[User]>, @unchecked Sendable {
+                override func execute() {
+                    finish(returning: [
+                        User(name: "Ada", isActive: true), User(name: "Brian", isActive: false),
+                        User(name: "Grace", isActive: true),
+                    ])
+                }
+            }
+
+            let fetch = FetchUsersOperation()
+            let activeNames = fetch.map { users in users.filter(\.isActive).map(\.name) }
+
+            let queue = ConditionalOperationQueue()
+            queue.addOperation(fetch)
+            print(try await queue.run(activeNames))  // ["Ada", "Grace"]
+            return try #require(activeNames.result).get()
+        }
+
+        final class UploadOperation: ConditionalOperation, @unchecked Sendable {
+            let photo: String
+            init(photo: String) { self.photo = photo }
+            override func execute() { finish() }
+        }
+
+        func suspendTheUploads(photos: [String], queue: OperationQueue, networkIsBack: Latch) async
+            -> GroupOperation
+        {
+            let uploads = GroupOperation(operations: photos.map { UploadOperation(photo: $0) })
+            uploads.maxConcurrentChildren = 3
+            queue.addOperation(uploads)
+            // … when the network goes away:
+            uploads.isSuspended = true  // the running uploads finish; no other one starts
+            // … when it comes back:
+            _ = await networkIsBack.wait()
+            uploads.isSuspended = false  // three at a time again
+            return uploads
+        }
+
         func install(url: URL, queue: ConditionalOperationQueue) -> GroupOperation {
             let download = DownloadOperation(url: url)
             let unzip = UnzipOperation()
@@ -197,6 +237,21 @@ extension ConditionalOperationsTests {
 
         @Test func theActiveUsersAreProcessed() async throws {
             #expect(try await fetchUsersThenProcessThem() == ["Ada", "Grace"])
+        }
+
+        @Test func theMappedOperationTransformsTheUsers() async throws {
+            #expect(try await mapTheActiveUsersNames() == ["Ada", "Grace"])
+        }
+
+        @Test func theSuspendedUploadsGoOnOnceResumed() async {
+            let networkIsBack = Latch()
+            networkIsBack.countDown()
+            let uploads = await suspendTheUploads(
+                photos: ["a", "b", "c", "d"], queue: ConditionalOperationQueue(), networkIsBack: networkIsBack
+            )
+            await uploads.untilFinished()
+            #expect(uploads.errors.isEmpty && uploads.children.allSatisfy { $0.isFinished })
+            #expect(!uploads.isSuspended)
         }
 
         @Test func theGroupInstalls() async {

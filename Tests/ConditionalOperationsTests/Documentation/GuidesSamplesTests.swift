@@ -267,6 +267,25 @@ extension ConditionalOperationsTests {
             #expect(await finished.wait())
         }
 
+        /// This module's uploads: a category of its own, whatever other modules call theirs.
+        enum Uploads {
+            static let category = ExclusivityCategory("uploads", limit: 3)
+        }
+
+        @Test func mutualExclusivityWithACategoryValue() async {
+            let files = (1...8).map { "report \($0)" }
+            let queue = ConditionalOperationQueue()
+            for file in files {
+                let upload = UploadOperation(file)
+                upload.addCondition(MutuallyExclusive(Uploads.category))  // at most 3 at once
+                queue.addOperation(upload)
+            }
+            let finished = Latch()
+            queue.addBarrierBlock { finished.countDown() }
+            #expect(await finished.wait())
+            #expect(MutuallyExclusive(Uploads.category).limit == 3)
+        }
+
         // MARK: RunningOperations.md
 
         @Test func runningOperationsShuttingDown() async {

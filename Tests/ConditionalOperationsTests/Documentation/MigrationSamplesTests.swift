@@ -265,8 +265,8 @@ extension ConditionalOperationsTests {
 
         /// The sample of the three guides' "Four things to know about the queue".
         func fourThingsToKnow(session: Session) -> (
-            post: ConditionalOperation, fetch: ConditionalOperation, dependencies: [String?],
-            checkState: ConditionalOperation.State
+            post: ConditionalOperation, fetch: ConditionalOperation, check: ConditionalOperation,
+            dependencies: [String?], checkState: ConditionalOperation.State
         ) {
             let queue = ConditionalOperationQueue()
             queue.isSuspended = true  // starts nothing, but still evaluates conditions
@@ -282,20 +282,21 @@ extension ConditionalOperationsTests {
             let state = check.state  // .ready: its condition answered; it waits for the queue
             queue.isSuspended = false  // "sign in" and "check" start; fetch is in no queue yet
             queue.addOperations([fetch], waitUntilFinished: true)  // returns once fetch finished
-            return (post, fetch, dependencies, state)
+            return (post, fetch, check, dependencies, state)
         }
 
         // MARK: Running them
 
         @Test func theFourThingsToKnowAboutTheQueue() async {
             let session = Session()
-            let (post, fetch, dependencies, checkState) = fourThingsToKnow(session: session)
+            let (post, fetch, check, dependencies, checkState) = fourThingsToKnow(session: session)
             #expect(dependencies == ["fetch", "sign in"])
             #expect(checkState == .ready)
             #expect(fetch.isFinished, "addOperations(_:waitUntilFinished: true) waited")
             await post.untilFinished()
             #expect(session.isSignedIn && post.errors.isEmpty)
-            await expectVoidValue(post, fetch)
+            await check.untilFinished()
+            await expectVoidValue(post, fetch, check)
         }
 
         /// (a) and (c) of "Four things to know about the queue", shown without the sample's order

@@ -183,6 +183,32 @@ private func repeatOperationUntilDone() -> RepeatOperation<JobStatus> {
     return poll
 }
 
+// ResultOperation.map(_:)
+private func map(queue: OperationQueue) async throws -> [String] {
+    let fetch = FetchUsersOperation()  // a ResultOperation<[User]>
+    let names = fetch.map { users in users.map(\.name) }  // a ResultOperation<[String]>
+    queue.addOperation(fetch)
+    let userNames = try await queue.run(names)
+    return userNames
+}
+
+// GroupOperation.isSuspended
+private final class UploadOperation: ConditionalOperation, @unchecked Sendable {
+    let file: String
+    init(file: String) { self.file = file }
+}
+
+private func suspendedUploads(files: [String], queue: OperationQueue) -> GroupOperation {
+    let uploads = GroupOperation(operations: files.map { UploadOperation(file: $0) })
+    uploads.maxConcurrentChildren = 2
+    queue.addOperation(uploads)
+    // … the network goes away:
+    uploads.isSuspended = true  // the running uploads finish; no other one starts
+    // … and comes back:
+    uploads.isSuspended = false  // two at a time again
+    return uploads
+}
+
 // ResultOperation
 private enum ResultOperationSample {
     final class FetchUsers: ResultOperation<[User]>, @unchecked Sendable {
@@ -269,6 +295,16 @@ extension ConditionalOperationsTests {
             poll.cancel()
             await poll.untilFinished()
             #expect(poll.iterationCount == 1)
+        }
+
+        @Test func aMappedResult() async throws {
+            #expect(try await map(queue: ConditionalOperationQueue()) == ["Ada"])
+        }
+
+        @Test func suspendedAndResumedUploads() async throws {
+            let uploads = suspendedUploads(files: ["a", "b", "c"], queue: OperationQueue())
+            try await uploads.waitUntilFinished(timeout: .seconds(5))
+            #expect(uploads.children.allSatisfy { $0.isFinished })
         }
 
         @Test func aResultOperation() async throws {

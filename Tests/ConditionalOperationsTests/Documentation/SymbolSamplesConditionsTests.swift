@@ -79,6 +79,28 @@ extension ConditionalOperationsTests {
             await expectVoidValue(upload)
         }
 
+        // ExclusivityCategory
+        @Test func aCategoryAsAValue() async throws {
+            let uploads = ExclusivityCategory("uploads", limit: 3)  // one object for every upload
+            let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
+            upload.addCondition(MutuallyExclusive(uploads))  // at most 3 at once
+            OperationQueue().addOperation(upload)
+            try await upload.waitUntilFinished(timeout: .seconds(5))
+            #expect(upload.errors.isEmpty)
+            await expectVoidValue(upload)
+        }
+
+        // MutuallyExclusive.init(_:)
+        @Test func mutuallyExclusiveWithACategoryValue() async throws {
+            let reports = ExclusivityCategory("reports")
+            let export = ClosureOperation<Void>(name: "export") { $0.finish() }
+            export.addCondition(MutuallyExclusive(reports))
+            OperationQueue().addOperation(export)
+            try await export.waitUntilFinished(timeout: .seconds(5))
+            #expect(export.errors.isEmpty)
+            await expectVoidValue(export)
+        }
+
         // AsyncCondition
         @Test func anAsyncCondition() async throws {
             let upload = QuickOperation()

@@ -13,7 +13,8 @@ extension ConditionalOperationsTests {
             machine.drainBeforeFinishing()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect()
+            #expect(machine.nextEffect() == .announceStart)
+            _ = machine.startAnnounced()  // didStart is being delivered
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(
                 OperationStateMachineTests.drain(&machine) == ["didCancel", "drain"],
@@ -28,7 +29,8 @@ extension ConditionalOperationsTests {
             machine.drainBeforeFinishing()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))
             _ = machine.start()
-            _ = machine.nextEffect()
+            #expect(machine.nextEffect() == .announceStart)
+            _ = machine.startAnnounced()  // didStart is being delivered
             _ = machine.cancel(finishesWhenCancelled: false)
             _ = OperationStateMachineTests.drain(&machine)
             #expect(machine.finish(errors: [TestError(1)]) == .deferred([]))
@@ -43,7 +45,8 @@ extension ConditionalOperationsTests {
             machine.drainBeforeFinishing()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))
             _ = machine.start()
-            _ = machine.nextEffect()
+            #expect(machine.nextEffect() == .announceStart)
+            _ = machine.startAnnounced()  // didStart is being delivered
             #expect(
                 machine.finish(errors: [TestError(1)]) == .deferred(.drain), "the finishing thread drains")
             #expect(OperationStateMachineTests.drain(&machine) == [], "S1: no execute()")

@@ -363,7 +363,7 @@ extension ConditionalOperationsTests {
             #expect(Self.evaluationStep(&machine).count == 1)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             #expect(machine.endInlineEvaluation(context: .query).followup == .launchLater)
-            #expect(machine.launchDeferred() == .deliver)
+            #expect(machine.launchDeferred() == .announceStart)
             #expect(Self.drain(&machine) == ["didStart", "execute"])
             #expect(machine.launchDeferred() == [])
         }
@@ -372,7 +372,9 @@ extension ConditionalOperationsTests {
             var machine = Machine()
             _ = machine.addCondition(BlockCondition { true }, categories: [])
             Self.evaluationStep(&machine)
-            _ = machine.endInlineEvaluation(context: .query)
+            // Two `false` answers, each of which a queue may store after a later `true`.
+            #expect(!machine.endInlineEvaluation(context: .query).isReady)
+            #expect(!machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
             #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
             // One query during the announcement is its own: done.
             machine.announcementBegan()
@@ -390,9 +392,47 @@ extension ConditionalOperationsTests {
                     == .reannounceNow)
             #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
             #expect(machine.reannouncementDue() == true)
+            // Each `false` answer was repaired once: reads, during an announcement or after it,
+            // call for no more.
+            machine.announcementBegan()
+            for _ in 0..<1_000 { _ = machine.queryReadiness(dependenciesFinished: true, context: .query) }
+            #expect(machine.announcementEnded() == false)
+            for _ in 0..<1_000 {
+                #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
+            }
             // Once started, nothing more.
             _ = machine.start()
             #expect(machine.reannouncementDue() == false)
+        }
+
+        /// Ready from a callback, it answers `isReady` with the old value until its announcement
+        /// posted `willChangeValue`: the value changes between `willChangeValue` and `didChangeValue`.
+        @Test func isReadyTurnsTrueOnlyOnceItsAnnouncementBegan() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.endInlineEvaluation(context: .callback)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
+            #expect(machine.state == .ready)
+            #expect(machine.settledReadiness() == .answer(false))
+            #expect(!machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            machine.announcementBegan()
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).isReady)
+            #expect(machine.announcementEnded() == false)
+        }
+
+        /// Without a `false` answer, no queue can have stored a stale one: reads never call for a
+        /// second announcement.
+        @Test func readinessIsNotAnnouncedAgainWithoutAFalseAnswer() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            Self.evaluationStep(&machine)
+            _ = machine.endInlineEvaluation(context: .callback)
+            #expect(machine.conditionEvaluated(at: 0, .satisfied).followup == .announceReady)
+            machine.announcementBegan()
+            for _ in 0..<3 { _ = machine.queryReadiness(dependenciesFinished: true, context: .query) }
+            #expect(machine.announcementEnded() == false)
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
         }
     }
 }

@@ -114,8 +114,11 @@ extension ConditionalOperationsTests {
             case .executing, .finishing, .finished:
                 return ""
             }
-            let names = [(Machine.Requests.start, "start"), (.finish, "finish")]
-                .filter { requests.contains($0.0) }.map(\.1)
+            let names = [
+                (Machine.Requests.start, "start"), (.finish, "finish"), (.lateDependency, "late dependency"),
+                (.startDeclined, "start declined"),
+            ]
+            .filter { requests.contains($0.0) }.map(\.1)
             return names.isEmpty ? "" : " [\(names.joined(separator: ", "))]"
         }
 
@@ -209,7 +212,7 @@ extension ConditionalOperationsTests {
             (.evaluating, "evaluating(1 unanswered) [start]", .wait),
             (.requesting, "acquiring [start]", .wait),
             (.acquiring, "acquiring [start]", .wait),
-            (.ready, "executing(execute due)", .launched(.deliver)),
+            (.ready, "executing(execute due)", .launched(.announceStart)),
             (.executing, "executing", .misuse),
             (.draining, "draining [start, finish]", .misuse),
             (.finishing, "finishing(executed)", .misuse),
@@ -364,7 +367,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: [
-            (Given.pendingStarted, "executing(execute due)", Machine.Followup.deliver),
+            (Given.pendingStarted, "executing(execute due)", Machine.Followup.announceStart),
             (.executing, "executing", Machine.Followup()),
             (.draining, "draining [start, finish]", Machine.Followup()),
             (.finishing, "finishing(executed)", Machine.Followup()),

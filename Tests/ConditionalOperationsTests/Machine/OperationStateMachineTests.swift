@@ -15,6 +15,9 @@ extension ConditionalOperationsTests {
             var names: [String] = []
             while true {
                 switch machine.nextEffect() {
+                case .announceStart:
+                    _ = machine.startAnnounced()
+                    names.append("didStart")
                 case .deliver(.didStart, _): names.append("didStart")
                 case .deliver(.didProduce, _): names.append("didProduce")
                 case .deliver(.didCancel, _): names.append("didCancel")
@@ -79,7 +82,7 @@ extension ConditionalOperationsTests {
                 return
             }
             #expect(
-                followup == (Machine.postsExecutingKVO ? .deliver : .executeNow),
+                followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow),
                 "no observer and no KVO: execute() without a trip through the effects")
             #expect(machine.state == .executing)
             guard case .deliverNow(.finish, _) = machine.finish(errors: []) else {
@@ -96,11 +99,11 @@ extension ConditionalOperationsTests {
                 Issue.record("a ready operation launches when started")
                 return
             }
-            #expect(followup == (Machine.postsExecutingKVO ? .deliver : .executeNow))
+            #expect(followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow))
             var told = Self.readyMachine()
             _ = told.addObserver(BlockObserver(didFinish: { _, _ in }))
             _ = told.addObserver(TimeoutObserver(timeout: 60))
-            guard case .launched(.deliver) = told.start() else {
+            guard case .launched(.announceStart) = told.start() else {
                 Issue.record("an observer that may act on the start is told first")
                 return
             }
@@ -113,9 +116,14 @@ extension ConditionalOperationsTests {
                 Issue.record("start did not launch")
                 return
             }
-            #expect(followup == .deliver)
+            #expect(followup == .announceStart, "announced at once by the thread that started it")
             #expect(machine.state == .executing)
-            #expect(Self.drain(&machine) == ["didStart", "execute"])
+            let beforeAnnouncement = machine.isExecuting()
+            #expect(!beforeAnnouncement, "not yet announced")
+            _ = machine.startAnnounced()
+            let afterAnnouncement = machine.isExecuting()
+            #expect(afterAnnouncement)
+            #expect(Self.drain(&machine) == ["execute"])
             guard
                 case .deliverNow(.finish(let errors, let wasExecuting, _), _) = machine.finish(errors: [
                     TestError(1)
@@ -194,10 +202,11 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            guard case .deliver(.didStart, _) = machine.nextEffect() else {
+            guard case .announceStart = machine.nextEffect() else {
                 Issue.record("didStart was not first")
                 return
             }
+            _ = machine.startAnnounced()
             // A didStart observer produces, then execute() finishes on another thread meanwhile.
             _ = machine.produce(Foundation.Operation())
             guard case .finishing(let followup) = machine.finish(errors: []) else {
@@ -206,6 +215,30 @@ extension ConditionalOperationsTests {
             }
             #expect(followup.isEmpty, "the thread delivering didStart delivers it")
             #expect(Self.drain(&machine) == ["didProduce", "finish(0,executed)"])
+        }
+
+        /// A start while another thread delivers callbacks waits its turn, and `isExecuting` turns
+        /// `true` only when that thread announces it.
+        @Test func S1_aStartQueuedBehindOtherCallbacksIsAnnouncedInItsTurn() {
+            var machine = Self.readyMachine()
+            _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
+            #expect(machine.produce(Foundation.Operation()) == .deliver)  // this thread delivers
+            guard case .launched(let followup) = machine.start() else {
+                Issue.record("start did not launch")
+                return
+            }
+            #expect(followup.isEmpty, "the thread delivering announces it")
+            let beforeAnnouncement = machine.isExecuting()
+            #expect(!beforeAnnouncement)
+            guard case .deliver(.didProduce, _) = machine.nextEffect() else {
+                Issue.record("didProduce was not first")
+                return
+            }
+            #expect(machine.nextEffect() == .announceStart)
+            _ = machine.startAnnounced()
+            let afterAnnouncement = machine.isExecuting()
+            #expect(afterAnnouncement)
+            #expect(Self.drain(&machine) == ["execute"])
         }
 
         @Test func S5_cancelWhileExecutingWaitsForTheOperationWhenAsked() {
@@ -238,10 +271,11 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            guard case .deliver(.didStart, _) = machine.nextEffect() else {
+            guard case .announceStart = machine.nextEffect() else {
                 Issue.record("didStart was not first")
                 return
             }
+            _ = machine.startAnnounced()
             // While didStart is delivered, an observer cancels: its effects queue behind.
             #expect(machine.cancel(finishesWhenCancelled: true).followup == [])
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
@@ -251,7 +285,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect()
+            _ = machine.startAnnounced()
             _ = machine.cancel(finishesWhenCancelled: false)
             #expect(Self.drain(&machine) == ["didCancel", "finish(0,executed)"])
         }
@@ -260,7 +294,7 @@ extension ConditionalOperationsTests {
             var machine = Self.readyMachine()
             _ = machine.addObserver(BlockObserver(didStart: { _ in }))  // someone to tell of the start
             _ = machine.start()
-            _ = machine.nextEffect()
+            _ = machine.startAnnounced()
             #expect(machine.produce(Foundation.Operation()) == [])
             #expect(Self.drain(&machine) == ["didProduce", "execute"])
         }

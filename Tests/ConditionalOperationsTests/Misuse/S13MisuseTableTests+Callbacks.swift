@@ -128,15 +128,31 @@ extension ConditionalOperationsTests.S13MisuseTableTests {
 
     // MARK: Dependencies on itself
 
+    #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        @Test func S13_anOperationThatDependsOnItselfTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                MisuseTable.watchdog(seconds: 5)
+                let operation = ConditionalOperation()
+                operation.name = "Itself"
+                operation.addDependency(operation)
+            }
+            let message = MisuseTable.text(result?.standardErrorContent)
+            #expect(
+                message.contains(
+                    "ConditionalOperation 'Itself': addDependency(_:) of the operation itself (S13: an operation "
+                        + "never depends on itself)"), "\(message)")
+        }
+    #endif
+
     #if os(Linux)  // swift-corelibs-foundation behaviour
         #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
-            @Test func S13_anOperationThatDependsOnItselfDeadlocksInFoundationsAddDependency() async {
+            @Test func S13_aPlainOperationThatDependsOnItselfDeadlocksInFoundationsAddDependency() async {
                 // swift-corelibs-foundation's addDependency locks the dependency, then the receiver:
                 // the same non-recursive lock twice. The calling thread blocks forever, holding the
                 // operation's lock. Bounded here by a watchdog in the child process.
                 await #expect(processExitsWith: .exitCode(MisuseTable.hangExitCode)) {
                     MisuseTable.watchdog(seconds: 1)
-                    let operation = ConditionalOperation()
+                    let operation = BlockOperation {}
                     operation.addDependency(operation)
                     exit(0)  // never reached
                 }

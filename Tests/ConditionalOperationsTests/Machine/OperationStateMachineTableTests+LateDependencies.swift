@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests.OperationStateMachineTableTests {
+    // S9: a dependency added once the operation passed its own, event by event.
+
+    /// `announces`: the followup is `.announceReady`, else nothing.
+    @Test(arguments: [
+        (Given.initialized, "initialized", false),
+        (.pendingStarted, "pending(unasked) [start]", false),
+        (.pendingAsking, "pending(askingAfterDependencies)", false),
+        (.evaluating, "evaluating(1 unanswered) [late dependency]", false),
+        (.requesting, "acquiring [late dependency]", false),
+        (.acquiring, "acquiring [late dependency]", false),
+        // A plain queue may have stored `true`: it is told to ask again.
+        (.ready, "ready [late dependency]", true),
+        (.executing, "executing", false),
+        (.draining, "draining [start, finish]", false),
+        (.finishing, "finishing(executed)", false),
+        (.finished, "finished", false),
+    ])
+    func S9_aDependencyAdded(given: Given, next: String, announces: Bool) {
+        var machine = Self.machine(given)
+        #expect(machine.dependencyAdded() == (announces ? .announceReady : []))
+        #expect(Self.describe(machine.phase) == next)
+    }
+
+    /// A ready operation, not started, with a dependency added since; `owner`: its queue's.
+    static func readyWithALateDependency(owner: ConditionalOperationQueue?) -> Machine {
+        var machine = Self.machine(.initialized)
+        if let owner {
+            _ = machine.enqueue(on: owner, dependenciesFinished: true)
+        } else {
+            _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+        }
+        _ = machine.dependencyAdded()
+        return machine
+    }
+
+    @Test func S9_aReadyOperationWithALateDependencyChecksItAtTheStart() {
+        var machine = Self.readyWithALateDependency(owner: nil)
+        #expect(machine.start() == .checkDependencies)
+        #expect(Self.describe(machine.phase) == "ready [late dependency]")
+        #expect(machine.settledReadiness() == .readDependencies(.asked))
+    }
+
+    @Test(arguments: [false, true])
+    func S9_aStartBeforeTheLateDependencyFinishedWaits(owned: Bool) {
+        let owner = owned ? ConditionalOperationQueue() : nil
+        var machine = Self.readyWithALateDependency(owner: owner)
+        let action = machine.startChecked(dependenciesFinished: false)
+        if let owner {
+            // The queue takes back the slot; the operation is handed over once ready.
+            #expect(action == .declined(owner))
+            #expect(Self.describe(machine.phase) == "ready [late dependency, start declined]")
+        } else {
+            // Started by hand: it launches once the dependency finished.
+            #expect(action == .waiting)
+            #expect(Self.describe(machine.phase) == "ready [start, late dependency]")
+        }
+        #expect(
+            machine.queryReadiness(dependenciesFinished: false, stage: .asked, context: .query)
+                == .answer(false, []))
+        let expected: Machine.Followup = owner.map { .handOver(to: $0) } ?? .launchLater
+        #expect(
+            machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+                == .answer(true, expected))
+        // A query cannot launch it: a launch follows on another thread (`launchDeferred`).
+        #expect(Self.describe(machine.phase) == (owned ? "ready" : "ready [start]"))
+    }
+
+    @Test func S9_aStartOnceTheLateDependencyFinishedLaunches() {
+        var machine = Self.readyWithALateDependency(owner: ConditionalOperationQueue())
+        #expect(machine.startChecked(dependenciesFinished: true) == .launched(.announceStart))
+        #expect(Self.describe(machine.phase) == "executing(execute due)")
+    }
+
+    /// As in Foundation, a cancelled operation waits for no dependency; one whose start was
+    /// declined is handed back to its queue, which starts it, and it finishes.
+    @Test func S9_aCancelLetsGoOfALateDependency() {
+        let owner = ConditionalOperationQueue()
+        var machine = Self.readyWithALateDependency(owner: owner)
+        _ = machine.startChecked(dependenciesFinished: false)
+        #expect(machine.cancel(finishesWhenCancelled: true) == .cancelled([.handOver(to: owner), .deliver]))
+        #expect(Self.describe(machine.phase) == "ready")
+        #expect(machine.start() == .launched([]))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// Releasing the last reference to an operation is safe at any moment, whatever its number of
+    /// dependencies and whether they finished: Foundation lists an operation, by an unretained
+    /// pointer, in each dependency it waits for, and a long chain of operations released
+    /// recursively overflows the stack.
+    @Suite struct DependencyReleaseTests {
+        /// Released, cancelled or not, before any of its dependencies ran; they run afterwards.
+        /// Before, above 64 dependencies the operation stayed listed in them, and the first to
+        /// finish touched the freed operation (a crash, every run, at 65 and 200).
+        @Test(arguments: [1, 64, 65, 200, 5_000], [true, false])
+        func anOperationReleasedBeforeItsDependenciesFinishIsForgottenByThem(width: Int, cancelled: Bool)
+            async
+        {
+            let dependencies = (0..<width).map { _ in BlockOperation {} }
+            weak var released: ConditionalOperation?
+            do {
+                let operation = ConditionalOperation()
+                for dependency in dependencies { operation.addDependency(dependency) }
+                if cancelled { operation.cancel() }
+                released = operation
+            }
+            await waitUntil { released == nil }
+            #expect(released == nil)
+            let queue = OperationQueue()
+            let done = completionLatch(dependencies)
+            queue.add(dependencies)
+            #expect(await done.wait(seconds: 60))
+        }
+
+        /// Cancelled, then released, while its dependency finishes on another thread: safe,
+        /// since a cancelled operation is never retained by a finishing dependency (its count of
+        /// unfinished dependencies is zero). Releasing one that is neither cancelled nor in a queue
+        /// at that very moment is not yet: swift-corelibs-foundation's finishing dependency can
+        /// retain it after its deinit began.
+        @Test func aCancelledOperationReleasedWhileItsDependencyFinishesIsSafe() async {
+            let rounds = 20_000
+            let done = Latch()
+            Thread.detachNewThread {
+                for _ in 0..<rounds {
+                    let dependency = BlockOperation {}
+                    var operation: ConditionalOperation? = ConditionalOperation()
+                    operation?.addDependency(dependency)
+                    let go = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async {
+                        go.wait()
+                        dependency.start()
+                    }
+                    operation?.cancel()
+                    go.signal()
+                    operation = nil
+                    _ = operation
+                }
+                done.countDown()
+            }
+            #expect(await done.wait(seconds: 120))
+        }
+
+        /// A chain released from its last operation, which was never enqueued: released one
+        /// operation after another, not recursively.
+        @Test func aLongChainNeverEnqueuedIsReleasedWithoutOverflowingTheStack() async {
+            weak var first: ConditionalOperation?
+            do {
+                var operations = (0..<100_000).map { _ in ConditionalOperation() }
+                first = operations.first
+                for index in operations.indices.dropFirst() {
+                    operations[index].addDependency(operations[index - 1])
+                }
+                operations.removeAll()
+            }
+            await waitUntil(seconds: 60) { first == nil }
+            #expect(first == nil)
+        }
+    }
+}
