@@ -37,9 +37,11 @@ struct AdversaryReleasePlan: Equatable, Sendable {
     let webs: [Web]
 
     /// - Parameters:
-    ///   - bigFanIns: whether webs may have a `bigFanIn`.
+    ///   - dependentsFirst: whether an operation may finish, and be released, before its
+    ///     dependencies: a `bigFanIn`, cancels of operations with dependencies (the new finding:
+    ///     a deadlock, see `S12_knownIssue_aDependentReleasedWhileItsDependencyFinishes`).
     ///   - orphans: whether webs may have operations `neverEnqueued` (finding 3, open on Linux).
-    init(seed: UInt64, webs count: Int, bigFanIns: Bool = true, orphans: Bool = true) {
+    init(seed: UInt64, webs count: Int, dependentsFirst: Bool = true, orphans: Bool = true) {
         self.seed = seed
         var random = SplitMix64(seed: seed)
         webs = (0..<count).map { _ in
@@ -50,18 +52,23 @@ struct AdversaryReleasePlan: Equatable, Sendable {
                     let start = random.int(0..<(size - 4))
                     return start..<(start + random.int(2...min(10, size - start)))
                 }() : nil
+            let kind = random.pick(AdversaryQueueKind.allCases)
+            let dependencies = (0..<size).map { index in
+                index == 0 ? [] : (0..<random.int(0...3)).map { _ in random.int(0..<index) }
+            }
             return Web(
-                kind: random.pick(AdversaryQueueKind.allCases),
-                dependencies: (0..<size).map { index in
-                    index == 0 ? [] : (0..<random.int(0...3)).map { _ in random.int(0..<index) }
-                },
+                kind: kind,
+                dependencies: dependencies,
                 conditions: (0..<size).map { _ in random.chance(40) ? random.pick([0, 50, 500]) : nil },
                 failing: (0..<size).map { _ in random.chance(15) },
                 exclusive: (0..<size).map { _ in random.chance(20) },
                 work: (0..<size).map { _ in random.pick([0, 0, 100, 1_000]) },
-                cancels: (0..<size).map { _ in random.chance(20) ? random.pick([0, 100, 800]) : nil },
+                cancels: (0..<size).map { index in
+                    let delay: Int? = random.chance(20) ? random.pick([0, 100, 800]) : nil
+                    return dependentsFirst || dependencies[index].isEmpty ? delay : nil
+                },
                 group: group,
-                bigFanIn: random.chance(30) && bigFanIns ? random.int(65...100) : nil,
+                bigFanIn: random.chance(30) && dependentsFirst ? random.int(65...100) : nil,
                 neverEnqueued: random.chance(50) && orphans
                     ? (0..<random.int(1...20)).map { _ in random.pick([0, 20, 50, 200, 500, 1_000]) } : [])
         }
@@ -115,10 +122,21 @@ enum AdversaryReleaseRound {
         let built = build(web, label: label)
         var failures: [String] = []
         if !(await built.finished.wait(seconds: seconds)) {
-            let unfinished = built.probes.filter { StressEvents($0.1.events).finishes.isEmpty }.map(\.0)
+            let unfinished = built.references.compactMap { reference -> String? in
+                guard let operation = reference.object as? Foundation.Operation, !operation.isFinished else {
+                    return nil
+                }
+                let conditional = operation as? ConditionalOperation
+                return
+                    "\(reference.label) (\(conditional?.diagnosis.description ?? "executing \(operation.isExecuting)"))"
+            }
+            let incomplete = built.probes.filter { !$0.1.events.contains(.completionBlock) }.map {
+                "\($0.0): \($0.1.events)"
+            }
             failures.append(
-                "stall: \(built.finished.remaining) never finished after \(seconds) s: \(unfinished.prefix(20))"
-            )
+                "stall: \(built.finished.remaining) never finished after \(seconds) s; no completion block: "
+                    + "\(incomplete.prefix(5)); unfinished: "
+                    + unfinished.prefix(10).joined(separator: "; "))
             return failures
         }
         for (name, probe) in built.probes {
@@ -184,8 +202,7 @@ enum AdversaryReleaseRound {
         }
         if let count = web.bigFanIn {
             // Dependencies of its own, running a while; it is cancelled, so it finishes first.
-            let fanIn = ConditionalOperation()
-            fanIn.name = "\(label) fan-in"
+            let fanIn = AdversaryOperation(label: "\(label) fan-in")
             for index in 0..<count {
                 let dependency = AdversaryOperation(label: "\(label) fan-in dependency \(index)")
                 let done = dependency.completionBlock
@@ -200,9 +217,14 @@ enum AdversaryReleaseRound {
                 fanIn.addDependency(dependency)
                 tops.append(dependency)
             }
+            let done = fanIn.completionBlock
             finished.countUp()
-            fanIn.completionBlock = { finished.countDown() }
+            fanIn.completionBlock = {
+                done?()
+                finished.countDown()
+            }
             track(fanIn, "fan-in of \(count)")
+            built.probes.append(("fan-in", fanIn.probe))
             tops.append(fanIn)
             fanIn.cancel()
         }
