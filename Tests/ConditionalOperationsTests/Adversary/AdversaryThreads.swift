@@ -24,7 +24,6 @@ struct AdversaryRace: Sendable {
                 body()
                 group.leave()
             }
-            thread.stackSize = 1 << 20
             thread.start()
         }
     }
@@ -64,7 +63,6 @@ final class AdversaryReaders: Sendable {
                 }
                 group.leave()
             }
-            thread.stackSize = 1 << 20
             thread.start()
         }
     }
