@@ -47,8 +47,7 @@ final class AdversaryReaders: Sendable {
     private let stopped = Locked(false)
     private let group = DispatchGroup()
 
-    /// - Parameter pause: a short pause every few reads (else they read in a tight loop).
-    init(count: Int, pause: Bool = true, _ read: @escaping @Sendable (_ iteration: Int) -> Void) {
+    init(count: Int, _ read: @escaping @Sendable (_ iteration: Int) -> Void) {
         for _ in 0..<count {
             group.enter()
             let group = self.group
@@ -59,7 +58,7 @@ final class AdversaryReaders: Sendable {
                 while !stopped.withLock({ $0 }) && iteration < 1_000_000 {
                     read(iteration)
                     iteration += 1
-                    if pause && iteration.isMultiple(of: 4) { usleep(50) }
+                    if iteration.isMultiple(of: 4) { usleep(50) }
                 }
                 group.leave()
             }
