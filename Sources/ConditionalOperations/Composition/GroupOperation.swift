@@ -85,7 +85,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
             queue.addOperation(operation)
         case .runLate:
             #if DEBUG
-                Diagnostics.log(
+                MisuseLog.log(
                     "\(diagnosticName): a child was added once the group finished; it is cancelled (S11)")
             #endif
             operation.cancel()
