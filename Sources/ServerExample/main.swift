@@ -38,6 +38,35 @@ func serve(_ id: String, taking duration: Duration) -> Task<String, Never> {
     }
 }
 
+/// The backend behind the queue: a user's profile, slow to fetch; it counts its fetches.
+actor Backend {
+    private(set) var fetches = 0
+
+    func profile(of id: Int) async throws -> String {
+        fetches += 1
+        try await Task.sleep(for: .milliseconds(300))
+        return "profile of user \(id)"
+    }
+}
+
+let backend = Backend()
+
+/// One request's lookup: requests asking for the same user at once share one fetch (S27).
+func profile(of id: Int) async throws -> String {
+    let fetch = AsyncOperation(name: "fetch profile") { try await backend.profile(of: id) }
+    fetch.coalescingKey = "profile:\(id)"
+    return try await queue.run(fetch)
+}
+
+// Three requests for one user, at once: one fetch, its value returned to each.
+let profiles = try await withThrowingTaskGroup(of: String.self) { group in
+    for _ in 0..<3 { group.addTask { try await profile(of: 42) } }
+    var profiles: [String] = []
+    for try await profile in group { profiles.append(profile) }
+    return profiles
+}
+print("\(profiles.count) requests for user 42, \(await backend.fetches) fetch: \(profiles[0])")
+
 // SIGTERM: stop taking work, give the requests that run a grace period, cancel the rest, exit.
 signal(SIGTERM, SIG_IGN)  // Dispatch's source hears it, instead of the default action
 // On the main queue: a closure written in top-level code belongs to the main actor.

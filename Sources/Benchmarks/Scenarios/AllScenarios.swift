@@ -23,6 +23,7 @@ extension Scenario {
         .waitUntilIdle,
         .runTaskContext,
         .diagnosis,
+        .coalescing,
         .scaling,
     ]
 

@@ -72,6 +72,14 @@ open class ResultOperation<Output: Sendable>: ConditionalOperation, @unchecked S
         }
     }
 
+    /// S27: what a joiner adopts.
+    override func outputUnderLock() -> (any Sendable)? { lockedOutput }
+
+    /// S27: nothing was stored yet (the joiner did not execute), so nothing is let go of here.
+    override func adoptOutputUnderLock(_ output: (any Sendable)?) {
+        if lockedOutput == nil { lockedOutput = output }
+    }
+
     /// Finishes the operation with `result`: ``finish(returning:)`` for a success, and
     /// ``ConditionalOperation/finish(error:)`` for a failure.
     public final func finish(with result: Result<Output, any Error>) {

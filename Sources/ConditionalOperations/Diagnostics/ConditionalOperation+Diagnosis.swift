@@ -50,6 +50,12 @@ extension ConditionalOperation {
         case .categories(let since):
             return .categories(
                 ExclusivityController.shared.waits(for: ObjectIdentifier(self)), waited: since.seconds())
+        case .joined:
+            // S27: the operation it joined is what it waits for, as for a dependency.
+            let joined = coalescedInto.map {
+                [OperationDiagnosis.Dependency(name: $0.diagnosticName, state: $0.diagnosticState)]
+            }
+            return .dependencies(joined ?? [])
         case .start:
             return startReason(snapshot.owner, known: known)
         case .execution(let since):
@@ -62,7 +68,7 @@ extension ConditionalOperation {
             switch ending {
             case .skipped: return .skipped
             case .cancelled, .cancelledAsItStarted: return .cancelled(errors: snapshot.errors)
-            case .executed, .finishedAsItStarted, .failed: return .finished(errors: snapshot.errors)
+            case .executed, .finishedAsItStarted, .failed, .joined: return .finished(errors: snapshot.errors)
             }
         }
     }

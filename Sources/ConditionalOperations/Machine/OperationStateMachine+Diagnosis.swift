@@ -8,6 +8,8 @@ extension OperationStateMachine {
         /// The conditions being evaluated, and which of them answered.
         case conditions([any OperationCondition], AnsweredConditions, since: Uptime)
         case categories(since: Uptime)
+        /// S27: the operation it joined, named by ``CoalescingEntries``.
+        case joined
         /// Ready: waiting for `start()`.
         case start
         /// `since` is `nil` while `execute()` is due but not yet called.
@@ -37,6 +39,7 @@ extension OperationStateMachine {
         case .evaluating(let evaluation, _):
             waiting = .conditions(conditions, evaluation.answered, since: evaluation.began)
         case .acquiring(let acquisition, _): waiting = .categories(since: acquisition.began)
+        case .joining: waiting = .joined
         case .ready: waiting = awaitsLateDependency ? .dependencies : .start
         case .executing(.due): waiting = .execution(since: nil)
         case .executing(.called(_, let since)): waiting = .execution(since: since)

@@ -30,6 +30,9 @@ extension OperationStateMachine {
             // Its owner checks at the start; a plain queue may have stored `true`: tell it again.
             record(.lateDependency)
             return owner == nil && !isStartRequested ? .announceReady : []
+        case .joining:
+            // It waits for the operation it joined, not for dependencies (S27).
+            return []
         case .executing, .draining, .finishing, .finished:
             // Started: too late, as in Foundation.
             return []
@@ -63,7 +66,8 @@ extension OperationStateMachine {
             // Every dependency finished, or a cancel let go of them.
             record(.start)
             return .launched(launch())
-        case .initialized, .pending, .evaluating, .acquiring, .executing, .draining, .finishing, .finished:
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .executing, .draining, .finishing,
+            .finished:
             fatalError("startChecked in phase \(phase): only a ready operation checks its dependencies")
         }
     }

@@ -25,14 +25,21 @@ extension OperationStateMachine {
         case misuse
         /// Ready before it was added (readiness queries moved it): hand it to Foundation at once.
         case ready
+        /// S27: it has a coalescing key: the queue looks for an operation to join, then joins it
+        /// (``join(on:)``) or adds it again, the key looked up (`keyLookedUp`).
+        case coalesce
         /// Held until ready: take this step towards readiness.
         case held(ReadinessAction)
     }
 
     /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
     /// `dependenciesFinished`: the queue saw every dependency finished.
-    mutating func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> EnqueueAction {
+    /// `keyLookedUp`: the queue looked up its coalescing key and found nothing to join (S27).
+    mutating func enqueue(
+        on queue: ConditionalOperationQueue, dependenciesFinished: Bool, keyLookedUp: Bool = false
+    ) -> EnqueueAction {
         guard owner == nil, !isStartRequested else { return .misuse }
+        if !keyLookedUp, joinsWhenAdded { return .coalesce }
         switch phase {
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
@@ -56,8 +63,8 @@ extension OperationStateMachine {
             // Readiness queries made it ready before it was added.
             owner = queue
             return .ready
-        case .executing, .draining, .finishing, .finished:
-            // Started: `start()` alone can move it there.
+        case .joining, .executing, .draining, .finishing, .finished:
+            // Joined (S27) or started: only a queue adding it or `start()` can move it there.
             return .misuse
         }
     }
@@ -85,8 +92,9 @@ extension OperationStateMachine {
         case .pending(let stage, _):
             // Waiting for its dependencies: Foundation knows.
             return .readDependencies(stage)
-        case .evaluating, .acquiring:
-            // Its conditions or categories will tell; the `false` may be cached (``ReadinessAnnouncements``).
+        case .evaluating, .acquiring, .joining:
+            // Its conditions, categories or the operation it joined will tell (S27); the `false`
+            // may be cached (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
         case .ready where announcements.isUnannounced && !isStartRequested:
@@ -127,8 +135,8 @@ extension OperationStateMachine {
                 phase = .pending(current, requests)  // admitted: S16 yields `pending`
             }
             return dependenciesPassed(stage: current, context: context)
-        case .evaluating, .acquiring:
-            // Its conditions or categories will tell.
+        case .evaluating, .acquiring, .joining:
+            // Its conditions, categories or the operation it joined will tell (S27).
             return notReady()
         case .ready(let verdict, let requests) where requests.contains(.lateDependency) && !isCancelled:
             // A dependency added since it was ready: Foundation's answer decides (S9).
@@ -198,7 +206,7 @@ extension OperationStateMachine {
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
             return .answer(true, [])
-        case .initialized, .pending(.unasked, _), .pending(.asked, _), .evaluating, .acquiring:
+        case .initialized, .pending(.unasked, _), .pending(.asked, _), .evaluating, .acquiring, .joining:
             fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
     }
@@ -228,7 +236,7 @@ extension OperationStateMachine {
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
             return .answer(true, [])
-        case .initialized, .pending, .acquiring:
+        case .initialized, .pending, .acquiring, .joining:
             fatalError("endInlineEvaluation in phase \(phase): nothing was being evaluated")
         }
     }
@@ -274,7 +282,7 @@ extension OperationStateMachine {
         case .ready, .executing, .draining, .finishing, .finished:
             // A late answer after a cancel or an early finish: ignored.
             return EvaluatedAction(readiness: .answer(true, []))
-        case .initialized, .pending:
+        case .initialized, .pending, .joining:
             fatalError("conditionEvaluated in phase \(phase): no condition was handed out")
         }
     }
@@ -304,7 +312,7 @@ extension OperationStateMachine {
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished while waiting: hand the categories on at once.
             return .answer(true, .releaseCategories)
-        case .initialized, .pending, .evaluating:
+        case .initialized, .pending, .evaluating, .joining:
             fatalError("categoriesGranted in phase \(phase): nothing was requested")
         }
     }
@@ -327,7 +335,7 @@ extension OperationStateMachine {
             // Cancelled or finished early while requesting: it never executes. Nobody else gives
             // back a request made after the cancel withdrew nothing (``abandonConditions()``).
             return .answer(true, .releaseCategories)
-        case .initialized, .pending, .evaluating:
+        case .initialized, .pending, .evaluating, .joining:
             fatalError("endInlineAcquisition in phase \(phase): nothing was requested")
         }
     }
@@ -362,7 +370,7 @@ extension OperationStateMachine {
     /// (``breakCycle()``): one finishing first must not let another execute.
     mutating func markInCycle(_ error: any Error) {
         switch phase {
-        case .initialized, .pending, .evaluating, .acquiring, .ready:
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready:
             // Not started: it must not execute.
             guard !isFinishRequested else { return }
             record(.finish)
@@ -376,8 +384,9 @@ extension OperationStateMachine {
     /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
     mutating func breakCycle() -> Followup {
         switch phase {
-        case .initialized, .pending, .evaluating, .acquiring:
-            // Its dependencies would never finish: ready now, it finishes once started.
+        case .initialized, .pending, .evaluating, .acquiring, .joining:
+            // Its dependencies (or the operation it joined, S27) would never finish: ready now, it
+            // finishes once started.
             guard isFinishRequested else { return [] }
             return abandonConditions().union(becomeReady(.execute, context: .cancel))
         case .ready, .executing, .draining, .finishing, .finished:

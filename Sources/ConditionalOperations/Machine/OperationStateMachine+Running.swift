@@ -27,7 +27,7 @@ extension OperationStateMachine {
             // Its dependencies may have finished: ask.
             record(.start)
             return .admit
-        case .evaluating, .acquiring:
+        case .evaluating, .acquiring, .joining:
             // Becoming ready launches it (``becomeReady(_:context:)``).
             record(.start)
             return .wait
@@ -51,7 +51,7 @@ extension OperationStateMachine {
         case .executing, .draining, .finishing, .finished:
             // A cancel launched it meanwhile.
             return []
-        case .initialized, .pending, .evaluating, .acquiring:
+        case .initialized, .pending, .evaluating, .acquiring, .joining:
             fatalError("launchDeferred in phase \(phase): only a ready operation launches")
         }
     }
@@ -73,8 +73,9 @@ extension OperationStateMachine {
             return .ignored
         }
         switch phase {
-        case .initialized, .pending, .evaluating, .acquiring:
-            // S4: ready at once, abandoning dependencies and conditions, as Foundation does.
+        case .initialized, .pending, .evaluating, .acquiring, .joining:
+            // S4: ready at once, abandoning dependencies and conditions, as Foundation does (a
+            // joiner, the operation it joined: S27).
             markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
             let abandoned = abandonConditions()
@@ -150,8 +151,9 @@ extension OperationStateMachine {
             record(.finish)
             errors.append(contentsOf: new)
             return .deferred([])
-        case .evaluating, .acquiring:
-            // S6: recorded, and ready at once: its conditions and categories are abandoned.
+        case .evaluating, .acquiring, .joining:
+            // S6: recorded, and ready at once: its conditions and categories (or the operation
+            // it joined, S27) are abandoned.
             guard !isFinishRequested else { return .ignored }
             record(.finish)
             errors.append(contentsOf: new)
@@ -179,7 +181,7 @@ extension OperationStateMachine {
         switch phase {
         case .executing(let execution): executingThread = execution.thread
         case .finishing(_, let thread): executingThread = thread
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished:
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .draining, .finished:
             executingThread = .none
         }
         return (owner, owner == nil && executingThread == thread)
@@ -223,7 +225,7 @@ extension OperationStateMachine {
             awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.called),
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.called),
             .executing(.draining), .draining, .finishing, .finished:
             // Nothing due.
             effects.endDelivery()
@@ -284,7 +286,8 @@ extension OperationStateMachine {
             // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
             errors.append(contentsOf: new)
             return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing(.due), .executing(.called),
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.due),
+            .executing(.called),
             .finishing, .finished:
             fatalError("drained(errors:) in phase \(phase): it was not draining")
         }

@@ -44,7 +44,8 @@ extension OperationStateMachine {
         case .finished:
             // Nothing will change any more.
             return .tellFinished(errors)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
+            .finishing:
             // Told of every change from now on.
             observers.append(sink)
             observersHearStart = true  // it is sent `didStart`

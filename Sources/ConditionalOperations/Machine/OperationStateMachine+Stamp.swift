@@ -23,7 +23,8 @@ extension OperationStateMachine {
             phase = .acquiring(acquisition, requests)
         case .executing(.called(let called, _)):
             phase = .executing(.called(thread: recordsThread ? thread : called, since: now))
-        case .initialized, .pending, .ready, .executing(.due), .executing(.draining), .draining, .finishing,
+        case .initialized, .pending, .joining, .ready, .executing(.due), .executing(.draining), .draining,
+            .finishing,
             .finished:
             // The event moved on from the phase that asked: nothing to record.
             break

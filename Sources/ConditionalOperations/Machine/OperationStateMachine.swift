@@ -26,6 +26,10 @@ struct OperationStateMachine {
         case evaluating(Evaluation, Requests)
         /// Every condition passed: waiting for its exclusivity categories (S7).
         case acquiring(Acquisition, Requests)
+        /// S27: added with a coalescing key while an operation of its class with that key was
+        /// unfinished on its queue, it waits for that one, neither its dependencies nor its
+        /// conditions, and becomes ready once that one finished, to finish as it did.
+        case joining(Requests)
         /// `isReady` is `true`. Once started it executes, unless it was cancelled, finished early,
         /// or its conditions said otherwise (``Verdict``).
         case ready(Verdict, Requests)
@@ -35,26 +39,6 @@ struct OperationStateMachine {
         /// The `finished(errors:)` hook and `operationDidFinish` run; `isFinished` flips last.
         case finishing(Ending, thread: ThreadIdentity)
         case finished(Ending)
-    }
-
-    /// How the operation ends, from the moment it is started: the phases that end it carry it.
-    /// Without executing, the one reason, in this order: a cancel beats an early finish or a
-    /// failure, which beat a skip (S17).
-    enum Ending: UInt8 {
-        /// `execute()` was called.
-        case executed
-        /// Launched (`isExecuting`, `didStart` told), then cancelled before `execute()` was called,
-        /// by a `didStart` observer or another thread (S1): it did not execute.
-        case cancelledAsItStarted
-        /// Launched, then finished by a `didStart` observer or another thread before `execute()`
-        /// was called (S1, S6): it did not execute.
-        case finishedAsItStarted
-        /// Cancelled before it executed (S4).
-        case cancelled
-        /// Finished early (S6), in a dependency cycle (S9), or a condition failed (S2).
-        case failed
-        /// A condition skipped it (S17): no error.
-        case skipped
     }
 
     /// What was asked of an operation that has not executed, from outside.
@@ -93,6 +77,8 @@ struct OperationStateMachine {
         case conditionsFailed
         /// A condition skipped it and none failed (S17): it finishes without executing or error.
         case skipped
+        /// The operation it joined finished (S27): it finishes as that one did, without executing.
+        case joined
     }
 
     struct Evaluation {
@@ -168,6 +154,8 @@ struct OperationStateMachine {
     var isDeallocating = false
     /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
     var observersHearStart = false
+    /// S27: a key was set, kept in ``CoalescingEntries`` (a byte here, that fits in the padding).
+    var hasCoalescingEntry = false
     /// What the phase entered in this event records that the machine does not read itself: the
     /// storage passes it in before unlocking (``stamp(thread:now:)``).
     var awaitedStamp = Stamp.none
@@ -183,6 +171,7 @@ struct OperationStateMachine {
         switch phase {
         case .initialized: .initialized
         case .pending: .pending
+        case .joining: .pending
         case .evaluating, .acquiring: .evaluatingConditions
         case .ready, .draining: .ready
         case .executing: .executing
@@ -201,7 +190,7 @@ struct OperationStateMachine {
         switch phase {
         case .executing: !effects.holdsStart
         case .finishing(let ending, _): ending.wasLaunched && !effects.holdsStart
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .draining, .finished: false
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .draining, .finished: false
         }
     }
 
@@ -209,7 +198,7 @@ struct OperationStateMachine {
     var isSkipped: Bool {
         switch phase {
         case .draining(let ending, _), .finishing(let ending, _), .finished(let ending): ending == .skipped
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing: false
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing: false
         }
     }
 
@@ -217,7 +206,8 @@ struct OperationStateMachine {
     var requests: Requests {
         switch phase {
         case .initialized(let requests), .pending(_, let requests), .evaluating(_, let requests),
-            .acquiring(_, let requests), .ready(_, let requests), .draining(_, let requests):
+            .acquiring(_, let requests), .joining(let requests), .ready(_, let requests),
+            .draining(_, let requests):
             requests
         case .executing, .finishing, .finished: .start
         }
@@ -235,6 +225,7 @@ struct OperationStateMachine {
             phase = .evaluating(evaluation, requests.union(request))
         case .acquiring(let acquisition, let requests):
             phase = .acquiring(acquisition, requests.union(request))
+        case .joining(let requests): phase = .joining(requests.union(request))
         case .ready(let verdict, let requests): phase = .ready(verdict, requests.union(request))
         case .draining(let ending, let requests): phase = .draining(ending, requests.union(request))
         case .executing, .finishing, .finished:
@@ -268,7 +259,7 @@ struct OperationStateMachine {
             }
             return .added
         case .pending(.asking, _), .pending(.askingAfterDependencies, _), .pending(.asked, _), .evaluating,
-            .acquiring,
+            .acquiring, .joining,
             .ready, .executing, .draining, .finishing, .finished:
             // A new condition's dependency would be missed, or its answer never asked for.
             return isCancelled ? .ignored : .misuse
@@ -286,7 +277,8 @@ struct OperationStateMachine {
         case .finished:
             // Too late to be told in order: it hears the end at once.
             return .tellFinished(errors)
-        case .initialized, .pending, .evaluating, .acquiring, .ready, .executing, .draining, .finishing:
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
+            .finishing:
             // While finishing, `markFinished(notified:)` tells latecomers before `isFinished` flips.
             observers.append(observer)
             if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
@@ -373,7 +365,9 @@ struct OperationStateMachine {
             // A cancel or an early finish beats a skip: the operation did not have nothing to do.
             let ending: Ending =
                 isCancelled
-                ? .cancelled : isFinishRequested || verdict == .conditionsFailed ? .failed : .skipped
+                ? .cancelled
+                : isFinishRequested || verdict == .conditionsFailed
+                    ? .failed : verdict == .joined ? .joined : .skipped
             if drainsBeforeFinishing {
                 phase = .draining(ending, requests)
                 return .drain

@@ -28,7 +28,7 @@ extension OperationStateMachine {
         switch phase {
         case .initialized, .pending:
             return answeredNotReady ? .dependencies : .ask
-        case .evaluating, .acquiring:
+        case .evaluating, .acquiring, .joining:
             return answeredNotReady ? .waiting : .ask
         case .ready:
             // A query while ready counts (``ReadinessAnnouncements/queriedWhileReady()``).

@@ -8,7 +8,9 @@ extension ConditionalOperation {
     /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
     func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        run(machine.withLock { $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) })
+        run(
+            machine.withLock { $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) },
+            queue: queue, dependenciesFinished: dependenciesFinished)
     }
 
     /// Part of a dependency cycle: will finish with ``OperationError/dependencyCycle``, without

@@ -95,7 +95,12 @@ extension ConditionalOperation {
 
     /// Returns whether the operation became ready now: the queue then hands it to Foundation
     /// itself, with the rest of its batch (``OperationStateMachine/Followup/admitted``).
-    func run(_ action: OperationStateMachine.EnqueueAction) -> Bool {
+    /// `queue` and `dependenciesFinished`: those of the ``enqueue(on:dependenciesFinished:)`` it
+    /// answers.
+    func run(
+        _ action: OperationStateMachine.EnqueueAction, queue: ConditionalOperationQueue,
+        dependenciesFinished: Bool
+    ) -> Bool {
         switch action {
         case .misuse:
             Misuse.trap(
@@ -103,6 +108,8 @@ extension ConditionalOperation {
                     + "(S13: an operation is added to one queue, once)")
         case .ready:
             return true
+        case .coalesce:
+            return enqueueCoalescing(on: queue, dependenciesFinished: dependenciesFinished)
         case .held(let action):
             let followup = advance(action, context: .admission).followup
             perform(followup)

@@ -43,6 +43,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // an unretained pointer, in each dependency it waits for, and never forgets it: that
         // dependency would touch it once it finishes. So every dependency is taken out of
         // Foundation, whatever their number, then released one after another.
+        // S27: an operation given a coalescing key takes its entry with it (no lock: deinit is alone).
+        if lockedMachine.hasCoalescingEntry { CoalescingEntries.remove(ObjectIdentifier(self)) }
         var dependencies = self.dependencies
         guard !dependencies.isEmpty else { return }
         machine.withLock { $0.beginDeallocation() }
@@ -203,6 +205,15 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// S22: `queue.run`'s caller saw the operation finish: a task made for it that never ran
     /// ends.
     func endTaskInCallersContext() {}
+
+    /// S27: the output it finished with (a `ResultOperation`'s), for its joiners. Called under the
+    /// operation's own lock (the rules of `withOwnLock(_:)`). Declared here so that a subclass
+    /// overrides it.
+    func outputUnderLock() -> (any Sendable)? { nil }
+
+    /// S27: a joiner takes the output of the operation it joined, under its own lock, in the trip
+    /// that makes it ready to finish. Declared here so that a subclass overrides it.
+    func adoptOutputUnderLock(_ output: (any Sendable)?) {}
 
     /// Called once, while finishing, with every error, before observers get `operationDidFinish`.
     open func finished(errors: [any Error]) {}

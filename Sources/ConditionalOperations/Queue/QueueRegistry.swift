@@ -29,6 +29,8 @@ struct QueueRegistry {
     var scheduler = Scheduler()
     /// Where they run: the queue's `underlyingQueue`, else the global queue of its quality of service.
     var target = DispatchQueue.global()
+    /// S27: the operations whose coalescing key others join, until they finished.
+    var inFlightKeys = InFlightKeys()
     /// Plain operations waiting for their dependencies to finish before they are submitted (on a
     /// queue with a concurrency limit).
     var waitingPlain: [ObjectIdentifier: Foundation.Operation] = [:]
@@ -109,6 +111,7 @@ struct QueueRegistry {
     private mutating func remove(_ operation: Foundation.Operation) -> Bool {
         let id = ObjectIdentifier(operation)
         guard let entry = entries.removeValue(forKey: id) else { return false }
+        if !inFlightKeys.isEmpty { inFlightKeys.release(id) }
         for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
         for dependency in entry.elsewhere {
             awaitedBy[dependency]?.remove(id)

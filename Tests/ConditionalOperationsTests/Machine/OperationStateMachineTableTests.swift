@@ -92,6 +92,8 @@ extension ConditionalOperationsTests {
             case .ready(.execute, _): described = "ready"
             case .ready(.conditionsFailed, _): described = "ready(conditions failed)"
             case .ready(.skipped, _): described = "ready(skipped)"
+            case .ready(.joined, _): described = "ready(joined)"
+            case .joining: described = "joining"
             case .executing(.due): described = "executing(execute due)"
             case .executing(.called): described = "executing"
             case .executing(.draining): described = "executing(draining)"
@@ -109,7 +111,8 @@ extension ConditionalOperationsTests {
             let requests: Machine.Requests
             switch phase {
             case .initialized(let carried), .pending(_, let carried), .evaluating(_, let carried),
-                .acquiring(_, let carried), .ready(_, let carried), .draining(_, let carried):
+                .acquiring(_, let carried), .joining(let carried), .ready(_, let carried),
+                .draining(_, let carried):
                 requests = carried
             case .executing, .finishing, .finished:
                 return ""

@@ -68,6 +68,22 @@ extension ConditionalOperationsTests {
 
         // MARK: Queues
 
+        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+            @Test func S13_settingTheCoalescingKeyAfterAddingTraps() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    let operation = ConditionalOperation()
+                    operation.name = "Late"
+                    operation.addCondition(MisuseTable.SilentCondition())
+                    ConditionalOperationQueue().addOperation(operation)
+                    operation.coalescingKey = "too late"
+                }
+                let message = MisuseTable.text(result?.standardErrorContent)
+                #expect(message.contains("ConditionalOperation 'Late'"))
+                #expect(message.contains("coalescingKey"))
+                #expect(message.contains("S13") && message.contains("S27"))
+            }
+        #endif
+
         #if os(Linux)  // swift-corelibs-foundation behaviour
             #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
                 @Test func S13_addingAnOperationToTwoQueuesTrapsInFoundation() async {

@@ -1,0 +1,40 @@
+/// S27: the unfinished operations of one ``ConditionalOperationQueue`` that others with the same
+/// class and coalescing key join, kept by the queue's registry under its lock.
+///
+/// An operation holds its key from the moment it is added until it finished: the registry frees it
+/// when it forgets the operation, in the same trip, before the operation's waiters (`value`,
+/// `queue.run`, `untilFinished()`) are resumed, so that whoever saw it finish finds the key free.
+struct InFlightKeys {
+    /// A key is per class: two operations of different classes never join, whatever their keys.
+    struct Key: Hashable {
+        let type: ObjectIdentifier
+        let key: String
+
+        init(_ key: String, of operation: ConditionalOperation) {
+            type = ObjectIdentifier(Swift.type(of: operation))
+            self.key = key
+        }
+    }
+
+    private var holders: [Key: ConditionalOperation] = [:]
+    /// The key each holder holds, to free it when the holder finished.
+    private var held: [ObjectIdentifier: Key] = [:]
+
+    /// Whether no operation holds a key: then forgetting an operation costs nothing more.
+    var isEmpty: Bool { held.isEmpty }
+
+    /// The unfinished operation holding `key`, to join; `nil` if there is none, and `operation`
+    /// holds it from now on.
+    mutating func holder(of key: Key, orClaimFor operation: ConditionalOperation) -> ConditionalOperation? {
+        if let holder = holders[key] { return holder }
+        holders[key] = operation
+        held[ObjectIdentifier(operation)] = key
+        return nil
+    }
+
+    /// `operation` finished: the key it held is free.
+    mutating func release(_ operation: ObjectIdentifier) {
+        guard let key = held.removeValue(forKey: operation) else { return }
+        holders[key] = nil
+    }
+}

@@ -1,0 +1,90 @@
+/// S27, coalescing: an operation with a coalescing key, added to a `ConditionalOperationQueue`
+/// while an unfinished operation of its class with that key is there, joins that one instead of
+/// executing, and finishes as it did. The queue finds the one to join (`InFlightKeys`); the
+/// machine only records the key's presence and the joining phase (``Phase/joining(_:)``).
+extension OperationStateMachine {
+    enum SetCoalescingKeyAction: Equatable {
+        case set
+        /// Added to a queue or started already: too late to join anything (S13).
+        case misuse
+    }
+
+    /// A coalescing key is set (or cleared): only before the operation is added or started.
+    mutating func setCoalescingKey() -> SetCoalescingKeyAction {
+        guard owner == nil, !isStartRequested else { return .misuse }
+        switch phase {
+        case .initialized, .pending, .evaluating, .acquiring, .ready:
+            // Not added yet (an `isReady` query may have moved it on): the queue reads it when adding.
+            hasCoalescingEntry = true
+            return .set
+        case .joining, .executing, .draining, .finishing, .finished:
+            // Added or started: the queue read no key.
+            return .misuse
+        }
+    }
+
+    /// Whether adding it may join another operation: it has a key and nothing moved it on that a
+    /// join would have to undo (a start, a cancel, an early finish, conditions answering or
+    /// categories held).
+    var joinsWhenAdded: Bool {
+        guard hasCoalescingEntry, owner == nil, cancellation == .none else { return false }
+        switch phase {
+        case .initialized(let requests), .pending(.unasked, let requests), .pending(.asked, let requests):
+            // Its conditions were not asked for an answer yet.
+            return requests.isEmpty
+        case .ready(.execute, let requests):
+            // Admitted by an `isReady` query, with no category held.
+            return requests.isEmpty && categories.isEmpty
+        case .pending(.asking, _), .pending(.askingAfterDependencies, _), .evaluating, .acquiring, .ready,
+            .joining, .executing, .draining, .finishing, .finished:
+            return false
+        }
+    }
+
+    enum JoinAction: Equatable {
+        /// Joined: it waits for the operation it joined (``joinedFinished(errors:cancelled:skipped:)``).
+        case joined
+        /// Moved on since the queue read its key (a cancel, a start): added as any operation is.
+        case enqueue
+    }
+
+    /// Added to `queue` while an operation of its class with its key is unfinished there.
+    mutating func join(on queue: ConditionalOperationQueue) -> JoinAction {
+        guard joinsWhenAdded else { return .enqueue }
+        // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
+        owner = queue
+        phase = .joining(requests)
+        return .joined
+    }
+
+    enum JoinedFinishedAction: Equatable {
+        /// Ready to finish as the joined operation did: the caller stores its output in the same
+        /// trip (a `ResultOperation`'s), then performs the followup.
+        case adopt(Followup)
+        /// Cancelled or finished early while it waited: it ends on its own.
+        case ignored
+    }
+
+    /// The operation it joined finished with `errors`, `cancelled` or `skipped`: it becomes ready,
+    /// to finish the same way once started.
+    mutating func joinedFinished(errors joined: [any Error], cancelled: Bool, skipped: Bool)
+        -> JoinedFinishedAction
+    {
+        switch phase {
+        case .joining:
+            // It shares the outcome: a cancelled operation's joiners are cancelled with it.
+            errors.append(contentsOf: joined)
+            guard !cancelled else {
+                markCancelled(adding: nil)
+                let told = queueEffect(.didCancel(errors))
+                return .adopt(told.union(becomeReady(.execute, context: .callback)))
+            }
+            return .adopt(becomeReady(skipped ? .skipped : .joined, context: .callback))
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Its own cancel or early finish came first: it ends on its own.
+            return .ignored
+        case .initialized, .pending, .evaluating, .acquiring:
+            fatalError("joinedFinished in phase \(phase): it joined nothing")
+        }
+    }
+}
