@@ -97,9 +97,9 @@ enum ErrorsByValue {
 extension OperationStateMachine.EnqueueAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
-        case (.misuse, .misuse), (.ready, .ready): true
+        case (.misuse, .misuse), (.ready, .ready), (.coalesce, .coalesce): true
         case (.held(let left), .held(let right)): left == right
-        case (.misuse, _), (.ready, _), (.held, _): false
+        case (.misuse, _), (.ready, _), (.coalesce, _), (.held, _): false
         }
     }
 }
