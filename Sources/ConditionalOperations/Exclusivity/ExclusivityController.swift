@@ -187,6 +187,7 @@ final class ExclusivityController: Sendable {
     ) -> Bool {
         let (isGranted, grants, wakes) = state.withLock { state -> (Bool, [Grant], [RateWake]) in
             var lines: [Category] = []
+            lines.reserveCapacity(categories.count)
             var rates: [RateBucket] = []
             for name in categories {
                 if let rate = state.rate(forKey: name) {
