@@ -90,9 +90,16 @@ public struct RateLimit: OperationCondition {
     /// ``ExclusivityCategory``'s key ends in digits, so the two never meet.
     private static let keySuffix = "\u{1E}rate"
 
-    /// Whether `category` is a rate limit's key.
+    /// The bytes of `keySuffix`.
+    private static let keySuffixBytes = Array(keySuffix.utf8)
+
+    /// Whether `category` is a rate limit's key. Asked of every category an operation requests,
+    /// so it reads the last bytes in place (a native string is contiguous).
     static func isKey(_ category: String) -> Bool {
-        category.utf8.last == UInt8(ascii: "e")
-            && category.utf8.reversed().starts(with: keySuffix.utf8.reversed())
+        let suffix = keySuffixBytes
+        return category.utf8.withContiguousStorageIfAvailable {
+            $0.suffix(suffix.count).elementsEqual(suffix)
+        }
+            ?? Array(category.utf8).suffix(suffix.count).elementsEqual(suffix)
     }
 }

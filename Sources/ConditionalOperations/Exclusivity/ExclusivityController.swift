@@ -202,7 +202,8 @@ final class ExclusivityController: Sendable {
             for category in request.categories { category.append(request) }
             for rate in rates { rate.line.append(request) }
             let isGranted = state.grant(request) != nil
-            state.wakeWhenTimeFrees(rates)
+            // Granted, `grant` asked for what its permits need; waiting, it may wait for time.
+            if !isGranted { state.wakeWhenTimeFrees(rates) }
             return (isGranted, grants, state.takeWakes())
         }
         schedule(wakes)

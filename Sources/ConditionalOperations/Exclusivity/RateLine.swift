@@ -28,7 +28,7 @@ struct RateLine<Request: AnyObject> {
     /// Whether `request` is among the first requests in line that the permits free at `now` cover.
     /// Changes nothing; walks only the admitted ones.
     func admits(_ request: Request, at now: UInt64) -> Bool {
-        let end = head + min(count, max(0, window.available(at: now)))
+        let end = head + window.available(at: now, upTo: count)
         var index = head
         while index < end {
             if waiting[index] === request { return true }
@@ -39,13 +39,13 @@ struct RateLine<Request: AnyObject> {
 
     /// The requests the permits free at `now` cover, in arrival order.
     func admitted(at now: UInt64) -> ArraySlice<Request> {
-        waiting[head..<(head + min(count, max(0, window.available(at: now))))]
+        waiting[head..<(head + window.available(at: now, upTo: count))]
     }
 
     /// Whether some request waits only for time: more requests wait than permits are free, and a
     /// permit of the window expires later.
     func waitsForTime(at now: UInt64) -> Bool {
-        count > window.available(at: now) && window.oldestExpiry(at: now) != nil
+        count > window.available(at: now, upTo: count) && window.oldestExpiry(at: now) != nil
     }
 
     /// How many requests are ahead of `request` (the line's count if it is not in line).
@@ -67,7 +67,7 @@ struct RateLine<Request: AnyObject> {
     /// came within the permits free at `now`, if any.
     mutating func withdraw(_ request: Request, at now: UInt64) -> Request? {
         guard let index = waiting[head...].firstIndex(where: { $0 === request }) else { return nil }
-        let available = window.available(at: now)
+        let available = window.available(at: now, upTo: count)
         remove(at: index)
         // Only an admitted request leaving lets another one in: the first one left out.
         guard index - head < available, available <= count else { return nil }

@@ -25,6 +25,14 @@ struct RateWindow: Sendable {
         permits - inWindow(at: now)
     }
 
+    /// How many permits may be taken at `now`, but no more than `cap`: what a line of `cap`
+    /// requests asks. Free of any search while the permits kept leave `cap` free anyway, as
+    /// they do under a rate never reached.
+    func available(at now: UInt64, upTo cap: Int) -> Int {
+        guard permits - (taken.count - head) < cap else { return max(0, cap) }
+        return max(0, min(cap, available(at: now)))
+    }
+
     /// The permits taken within the window ending at `now`: those whose time plus `interval` is
     /// still ahead. The kept times are in order, so the expired ones are a prefix.
     func inWindow(at now: UInt64) -> Int {
@@ -48,10 +56,12 @@ struct RateWindow: Sendable {
     /// last one taken (two threads read the clock, the later one took the lock first) counts as
     /// the last one, so the times stay in order.
     mutating func take(at now: UInt64) {
-        guard available(at: now) > 0 else {
+        // The expired ones are a prefix: each is passed over once, here, so a permit costs the
+        // same however many were taken before it.
+        while head < taken.count, expires(taken[head]) <= now { head += 1 }
+        guard taken.count - head < permits else {
             fatalError("RateWindow: a permit taken at \(now) with none free (\(permits) per \(interval) ns)")
         }
-        head = firstInWindow(at: now)
         if head == taken.count {
             taken.removeAll(keepingCapacity: true)
             head = 0
