@@ -211,14 +211,19 @@ extension ConditionalOperationsTests {
             #expect(rate.limitName == name)
             #expect(rate.name == "RateLimit<\(name)>")
             #expect(RateLimit(name, permits: 3, per: .seconds(2)).permits == 3, "the same rate again is fine")
-            // A category of the same name is another thing: it does not wait for the rate limit.
-            let exhaust = (0..<3).map { _ in ProbeOperation() }
-            for operation in exhaust { operation.addCondition(rate) }
+            // A category of the same name is another thing: the three holding the rate limit's
+            // permits run side by side, and the category is free beside them.
+            let holders = (0..<3).map { _ in ProbeOperation(.never) }
+            for operation in holders { operation.addCondition(rate) }
             let sameName = ProbeOperation()
             sameName.addCondition(MutuallyExclusive(category: name))
-            let done = completionLatch(exhaust + [sameName])
+            let sameNameDone = completionLatch([sameName])
             let queue = ConditionalOperationQueue()
-            queue.addOperations(exhaust + [sameName], waitUntilFinished: false)
+            queue.addOperations(holders + [sameName], waitUntilFinished: false)
+            for holder in holders { #expect(await holder.executing.wait()) }
+            #expect(await sameNameDone.wait())
+            let done = completionLatch(holders)
+            for holder in holders { holder.finish() }
             #expect(await done.wait())
         }
 
