@@ -103,10 +103,14 @@ struct WordCountApp {
 
         Console.section("3. Exclusivity")
         let category = FolderSummaryOperation.category
-        print("A FolderSummaryOperation per folder, each with MutuallyExclusive(category: \"\(category)\"):")
+        let rate = FolderSummaryOperation.rateLimit
+        print("A FolderSummaryOperation per folder, each with MutuallyExclusive(category: \"\(category)\")")
+        print("and RateLimit(\"\(rate.limitName)\", permits: \(rate.permits), per: .milliseconds(100)):")
         let overlap = OverlapCounter()
+        let starts = StartTimes()
         let summaries = zip(folders, groups).map { folder, group in
-            FolderSummaryOperation(folder: folder, tally: tally, overlap: overlap, after: group)
+            FolderSummaryOperation(
+                folder: folder, tally: tally, overlap: overlap, starts: starts, after: group)
         }
         let formatter = ReportFormatter(folder: folder.displayName, listing: filesInReport)
         let formatReport = AsyncOperation(name: "format report") { formatter.report(tally.snapshot()) }
@@ -123,6 +127,12 @@ struct WordCountApp {
             "exclusive '\(category)': \(Console.counted(overlap.entered, "operation")), never more than \(overlap.mostAtOnce) at once"
         )
         Console.expect(overlap.mostAtOnce <= 1, "the summaries never overlapped")
+        let kept = starts.keep(permits: rate.permits, per: rate.interval)
+        print(
+            "rate limit '\(rate.limitName)': \(Console.counted(starts.count, "operation")), at most \(rate.permits) "
+                + "starting per 0.1 s: the last started " + String(format: "%.2f s", starts.span)
+                + " after they were added")
+        Console.expect(kept, "the summaries kept to the rate limit")
 
         Console.section("4. Groups")
         print("Each folder's counts ran in a GroupOperation; group.progress adds up its children's:")

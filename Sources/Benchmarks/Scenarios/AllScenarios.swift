@@ -10,6 +10,7 @@ extension Scenario {
         .chainConditionalQueue,
         .exclusiveConditionalQueue,
         .limitedConditionalQueue,
+        .rateLimitedConditionalQueue,
         .exclusiveLongHolder,
         .admissionBesideLongChain,
         .combinedConditions,

@@ -22,10 +22,19 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
                 + (waited >= Self.long ? " (a condition must call its completion exactly once)" : "")
         case .categories(let waits, let waited):
             let list = waits.map { wait in
+                if let rate = wait.rateLimit {
+                    let next =
+                        rate.nextPermit > 0
+                        ? "next permit in \(Self.seconds(rate.nextPermit))" : "a permit is free"
+                    return
+                        "rate limit '\(wait.category)' (\(rate.permits) per \(Self.seconds(rate.interval.timeInterval)); "
+                        + "\(next), \(wait.ahead) ahead)"
+                }
                 let holder = wait.holder.map { "held by \($0), " } ?? ""
                 return "'\(wait.category)' (\(holder)\(wait.ahead) ahead)"
             }
-            return "waiting \(Self.seconds(waited)) for exclusivity: \(list.joined(separator: ", "))"
+            let what = waits.allSatisfy { $0.rateLimit != nil } ? "a permit" : "exclusivity"
+            return "waiting \(Self.seconds(waited)) for \(what): \(list.joined(separator: ", "))"
         case .start(let status):
             switch status {
             case .unknown, .starting: return "ready, waiting for its queue to start it"

@@ -83,14 +83,42 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         /// The operation holding it, if it is not this one; `nil` if nobody does yet (another
         /// category of the same request is still held by somebody).
         public let holder: String?
-        /// How many requests are ahead in this category's line, the holder's included.
+        /// How many requests are ahead in this category's line, the holder's included (for a
+        /// rate limit: the requests waiting for a permit ahead of it).
         public let ahead: Int
+        /// For a ``RateLimit`` (S28), its rate and when its next permit comes; `nil` for an
+        /// exclusivity category. `category` is then the rate limit's name.
+        public let rateLimit: RateLimitWait?
 
         /// A wait for `category`, for comparisons in tests.
         public init(category: String, holder: String?, ahead: Int) {
+            self.init(category: category, holder: holder, ahead: ahead, rateLimit: nil)
+        }
+
+        /// A wait for `category`, or for a rate limit's permit when `rateLimit` is given.
+        public init(category: String, holder: String?, ahead: Int, rateLimit: RateLimitWait?) {
             self.category = category
             self.holder = holder
             self.ahead = ahead
+            self.rateLimit = rateLimit
+        }
+    }
+
+    /// A ``RateLimit``'s rate, and when its next permit comes (S28).
+    public struct RateLimitWait: Sendable, Equatable {
+        /// How many permits any window of `interval` holds.
+        public let permits: Int
+        /// The sliding window's length.
+        public let interval: Duration
+        /// Seconds until the window frees its next permit: 0 when one is free already (the wait is
+        /// then for the operations ahead, or for a category taken with it).
+        public let nextPermit: TimeInterval
+
+        /// A rate limit's wait, for comparisons in tests.
+        public init(permits: Int, interval: Duration, nextPermit: TimeInterval) {
+            self.permits = permits
+            self.interval = interval
+            self.nextPermit = nextPermit
         }
     }
 

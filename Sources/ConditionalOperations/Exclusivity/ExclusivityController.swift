@@ -10,15 +10,29 @@
 /// queues directly, so releasing it hashes no category name, and costs the same however many
 /// requests passed through its lines (``RequestLine``). Releasing is idempotent and also withdraws
 /// a request still waiting.
+///
+/// A rate limit (S28) is taken the same way, in the same request: its line admits as many requests
+/// as its window has permits free (``RateLine``), and a request granted takes a permit of each of
+/// its rate limits, which time alone gives back.
 final class ExclusivityController: Sendable {
     static let shared = ExclusivityController()
 
+    /// The time rate limits read and the timer waking their waiters.
+    let clock: any RateClock
+
+    init(clock: any RateClock = MonotonicRateClock()) {
+        self.clock = clock
+        state = Locked(State(clock: clock))
+    }
+
     typealias Grant = @Sendable () -> Void
 
-    /// One requester's request, in the queue of each of its categories. Reached only under the
-    /// controller's lock.
-    private final class Request: LineRequest {
-        let categories: [Category]
+    /// One requester's request, in the queue of each of its categories and rate limits. Reached
+    /// only under the controller's lock.
+    final class Request: LineRequest {
+        fileprivate let categories: [Category]
+        /// Its rate limits' lines (S28): it leaves each as it takes its permit.
+        let rates: [RateBucket]
         /// Taken (set to `nil`) when granted.
         var grant: Grant?
         var isReleased = false
@@ -28,22 +42,35 @@ final class ExclusivityController: Sendable {
         /// reference, and a released request waiting to leave its queues keeps nobody alive.
         var requester: ConditionalOperation?
 
-        init(categories: [Category], grant: @escaping Grant, requester: ConditionalOperation?) {
+        fileprivate init(
+            categories: [Category], rates: [RateBucket], grant: @escaping Grant,
+            requester: ConditionalOperation?
+        ) {
             self.categories = categories
+            self.rates = rates
             self.grant = grant
             self.requester = requester
         }
 
-        /// Takes the grant if the request is now within the limit of every one of its lines.
-        func takeGrantIfFirst() -> Grant? {
+        /// Takes the grant if the request is now within the limit of every one of its lines, and
+        /// then a permit of each of its rate limits (read on `clock`).
+        func takeGrantIfFirst(clock: any RateClock) -> Grant? {
             guard let grant, categories.allSatisfy({ $0.admits(self) }) else { return nil }
+            if !rates.isEmpty {
+                let now = clock.now
+                guard rates.allSatisfy({ $0.line.admits(self, at: now) }) else { return nil }
+                for rate in rates { rate.line.grant(self, at: now) }
+            }
             self.grant = nil
             return grant
         }
+
+        /// Whether the request waits still: it has not been granted, and was not withdrawn.
+        var isWaiting: Bool { grant != nil && !isReleased }
     }
 
     /// A category's requests in arrival order. Reached only under the controller's lock.
-    private final class Category {
+    fileprivate final class Category {
         let name: String
         /// Its requests, within its limit (S19) and behind it.
         private(set) var requests: RequestLine<Request>
@@ -74,22 +101,30 @@ final class ExclusivityController: Sendable {
         }
     }
 
-    private struct State {
-        var categories: [String: Category] = [:]
+    struct State {
+        let clock: any RateClock
+        fileprivate var categories: [String: Category] = [:]
         var requests: [ObjectIdentifier: Request] = [:]
         /// The limits other than 1 the process gave, by category name (unscoped), kept for the
         /// process's life: a category's limit is the first one given (S19).
         var limits: [String: Int] = [:]
+        /// The rate limits the process gave, by key, kept for the process's life: their windows
+        /// outlive their lines, and a name's rate is the first one given (S28).
+        var rates: [String: RateBucket] = [:]
+        /// The timers the section under the lock found needed, set by the controller after it.
+        var wakes: [RateWake] = []
 
         /// Marks `request` released and returns the grants of the requests that thereby became
         /// first in all their queues; forgets the categories nobody is left in.
         mutating func withdraw(_ request: Request) -> [Grant] {
+            // Still waiting: it took no permit, and leaves its rate limits' lines (S28).
+            let tookPermits = request.grant == nil
             request.isReleased = true
             request.requester = nil
-            var grants: [Grant] = []
+            var grants = tookPermits ? [] : withdrawFromRates(request)
             for category in request.categories {
                 // Only a request that came within a limit may now hold all its categories.
-                if let next = category.remove(request), let grant = next.takeGrantIfFirst() {
+                if let next = category.remove(request), let grant = self.grant(next) {
                     grants.append(grant)
                 }
                 // Nobody left: forget it (unless a later request already put a fresh one there).
@@ -100,7 +135,7 @@ final class ExclusivityController: Sendable {
             return grants
         }
 
-        mutating func category(named name: String) -> Category {
+        fileprivate mutating func category(named name: String) -> Category {
             if let category = categories[name] { return category }
             // A group's scope is one unit of the category, its children take turns under it (S19);
             // an `ExclusivityCategory` carries its own limit (S26).
@@ -113,7 +148,7 @@ final class ExclusivityController: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    let state: Locked<State>
 
     /// Gives `category` its limit (S19): the first limit the process gives a category stays; a
     /// different one later, or a limit below 1, is a misuse (S13). `init(category:)` gives 1.
@@ -150,14 +185,28 @@ final class ExclusivityController: Sendable {
         _ categories: Set<String>, for requester: ObjectIdentifier, operation: ConditionalOperation? = nil,
         grant: @escaping Grant
     ) -> Bool {
-        let (isGranted, grants) = state.withLock { state -> (Bool, [Grant]) in
-            let request = Request(
-                categories: categories.map { state.category(named: $0) }, grant: grant, requester: operation)
+        let (isGranted, grants, wakes) = state.withLock { state -> (Bool, [Grant], [RateWake]) in
+            var lines: [Category] = []
+            lines.reserveCapacity(categories.count)
+            var rates: [RateBucket] = []
+            for name in categories {
+                if let rate = state.rate(forKey: name) {
+                    rates.append(rate)
+                } else {
+                    lines.append(state.category(named: name))
+                }
+            }
+            let request = Request(categories: lines, rates: rates, grant: grant, requester: operation)
             let grants =
                 state.requests.updateValue(request, forKey: requester).map { state.withdraw($0) } ?? []
             for category in request.categories { category.append(request) }
-            return (request.takeGrantIfFirst() != nil, grants)
+            for rate in rates { rate.line.append(request) }
+            let isGranted = state.grant(request) != nil
+            // Granted, `grant` asked for what its permits need; waiting, it may wait for time.
+            if !isGranted { state.wakeWhenTimeFrees(rates) }
+            return (isGranted, grants, state.takeWakes())
         }
+        schedule(wakes)
         for grant in grants { grant() }
         return isGranted
     }
@@ -171,28 +220,35 @@ final class ExclusivityController: Sendable {
     /// ``release(for:)``, but the requests that became first are only told when the caller runs
     /// the grants returned (outside every lock). They hold their categories already.
     func releaseDeferringGrants(for requester: ObjectIdentifier) -> [Grant] {
-        state.withLock { state -> [Grant] in
-            guard let request = state.requests.removeValue(forKey: requester) else { return [] }
-            return state.withdraw(request)
+        let (grants, wakes) = state.withLock { state -> ([Grant], [RateWake]) in
+            guard let request = state.requests.removeValue(forKey: requester) else { return ([], []) }
+            return (state.withdraw(request), state.takeWakes())
         }
+        schedule(wakes)
+        return grants
     }
 
     /// Where `requester`'s request stands in each of its categories, for diagnostics: who holds
     /// the category and how many requests are ahead of it. Empty when it has no request.
     func waits(for requester: ObjectIdentifier) -> [OperationDiagnosis.CategoryWait] {
-        let lines = state.withLock { state -> [(String, ConditionalOperation?, Int)] in
-            guard let request = state.requests[requester] else { return [] }
-            return request.categories.map { category in
+        let (lines, rates) = state.withLock {
+            state -> ([(String, ConditionalOperation?, Int)], [OperationDiagnosis.CategoryWait]) in
+            guard let request = state.requests[requester] else { return ([], []) }
+            let lines = request.categories.map { category in
                 let line = category.line
                 let position = line.firstIndex { $0 === request } ?? line.count
                 return (category.name, category.admits(request) ? nil : line.first?.requester, position)
             }
+            return (
+                lines,
+                request.isWaiting ? request.rates.map { $0.wait(of: request, at: state.clock.now) } : []
+            )
         }
         // Names are read unlocked: `name` is Foundation's, and the holder may be let go of here.
         return lines.map { name, holder, ahead in
             OperationDiagnosis.CategoryWait(
                 category: Self.unscopedName(name), holder: holder?.diagnosticName, ahead: ahead)
-        }
+        } + rates
     }
 
     /// The requests holding or waiting for `category`, for diagnostics and tests.
@@ -229,8 +285,9 @@ extension ExclusivityController {
     /// same categories it holds: its children only run while it executes.
     static func scoped(_ categories: Set<String>, under parent: ConditionalOperation?) -> Set<String> {
         guard var parent else { return categories }
-        var unresolved = categories
-        var requested: Set<String> = []
+        // A rate limit's permit is spent, not held: a child takes its own (S28), never the group's.
+        var unresolved = categories.filter { !RateLimit.isKey($0) }
+        var requested = categories.subtracting(unresolved)
         while true {
             let (held, grandparent) = parent.exclusivityScope
             for category in unresolved.intersection(held) {

@@ -172,8 +172,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// the operation was admitted is a programming error (S13).
     public func addCondition(_ condition: some OperationCondition) {
         let categories = condition.mutuallyExclusiveCategories
-        // `MutuallyExclusive` is always satisfied and has no dependency: only its categories count.
-        let evaluates = !(condition is MutuallyExclusive)
+        // `MutuallyExclusive` and `RateLimit` are always satisfied and have no dependency: only
+        // their categories count.
+        let evaluates = !(condition is MutuallyExclusive || condition is RateLimit)
         run(
             machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) },
             condition)

@@ -28,6 +28,14 @@ extension ConditionalOperationsTests {
 
         final class SyncOperation: ConditionalOperation, @unchecked Sendable {}
 
+        final class FetchUserOperation: ConditionalOperation, @unchecked Sendable {
+            let user: String
+            init(_ user: String) {
+                self.user = user
+                super.init()
+            }
+        }
+
         enum LoginError: Error { case rejected }
 
         final class LoginOperation: ConditionalOperation, @unchecked Sendable {
@@ -284,6 +292,27 @@ extension ConditionalOperationsTests {
             queue.addBarrierBlock { finished.countDown() }
             #expect(await finished.wait())
             #expect(MutuallyExclusive(Uploads.category).limit == 3)
+        }
+
+        /// The API allows 10 requests a second.
+        enum API {
+            static let rateLimit = RateLimit("api", permits: 10, per: .seconds(1))
+        }
+
+        @Test func mutualExclusivityWithARateLimit() async {
+            let users = (1...12).map { "user \($0)" }
+            let queue = ConditionalOperationQueue()
+            let started = DispatchTime.now()
+            for user in users {
+                let fetch = FetchUserOperation(user)
+                fetch.addCondition(API.rateLimit)  // at most 10 start in any second
+                queue.addOperation(fetch)
+            }
+            let finished = Latch()
+            queue.addBarrierBlock { finished.countDown() }
+            #expect(await finished.wait())
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            #expect(seconds >= 1, "the 11th and 12th waited for the window")
         }
 
         // MARK: RunningOperations.md

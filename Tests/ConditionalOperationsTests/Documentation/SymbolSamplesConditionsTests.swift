@@ -79,6 +79,15 @@ extension ConditionalOperationsTests {
             await expectVoidValue(upload)
         }
 
+        // RateLimit
+        @Test func aRateLimit() async throws {
+            let fetch = ClosureOperation<Void>(name: "fetch") { $0.finish() }
+            fetch.addCondition(RateLimit("api", permits: 10, per: .seconds(1)))  // 10 a second at most
+            OperationQueue().addOperation(fetch)
+            try await fetch.waitUntilFinished(timeout: .seconds(5))
+            #expect(fetch.errors.isEmpty)
+        }
+
         // ExclusivityCategory
         @Test func aCategoryAsAValue() async throws {
             let uploads = ExclusivityCategory("uploads", limit: 3)  // one object for every upload

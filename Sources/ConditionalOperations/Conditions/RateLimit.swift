@@ -1,0 +1,105 @@
+/// Bounds how often operations sharing a name start: at most `permits` of them within any
+/// sliding window of `interval`, across every queue of the process (S28).
+///
+/// Exclusivity (``MutuallyExclusive``) bounds how many operations run at once; a rate limit bounds
+/// how often they start, which is what an HTTP API's quota asks:
+///
+/// ```swift
+/// let fetch = ClosureOperation<Void>(name: "fetch") { $0.finish() }
+/// fetch.addCondition(RateLimit("api", permits: 10, per: .seconds(1)))  // 10 a second at most
+/// ```
+///
+/// An operation takes its permit as it takes its exclusivity categories: once its other
+/// conditions are satisfied, as the last step before it is ready, so on a queue with a free slot
+/// taking the permit is starting. Operations wait for a permit first come, first served, holding
+/// no thread and no queue slot, and a timer lets the next one in as soon as the window frees a
+/// permit. With categories as well (``MutuallyExclusive``, another `RateLimit`), it takes all of
+/// them and its permits at once, or waits holding none. A permit taken is spent: finishing early
+/// does not give it back. An operation cancelled while it waits takes none (S4) and lets the next
+/// one in. Its ``ConditionalOperation/diagnosis`` names the limit and says when the next permit
+/// comes (``OperationDiagnosis/RateLimitWait``).
+///
+/// A name has one rate: the first `permits` and `interval` the process gives it. Another rate for
+/// the same name stops the program naming both (S13); keep the rate limit in one place, a
+/// `static let`, and use it everywhere. A rate limit's name is not a category: a
+/// ``MutuallyExclusive`` category of the same name is another thing. A group's children each take
+/// a permit of their own, even if the group took one.
+public struct RateLimit: OperationCondition {
+    /// The name operations share the rate limit by.
+    public let limitName: String
+    /// How many operations may take a permit within any window of ``interval``.
+    public let permits: Int
+    /// The length of the sliding window.
+    public let interval: Duration
+    /// Where operations request it, among their categories.
+    private let key: String
+
+    /// At most `permits` operations using `name` start within any window of `interval`, across
+    /// every queue of the process, first come, first served (S28).
+    ///
+    /// - Parameters:
+    ///   - name: the rate limit's name: operations with the same name share it.
+    ///   - permits: at least 1.
+    ///   - interval: the sliding window, longer than zero.
+    public init(_ name: String, permits: Int, per interval: Duration) {
+        let shown = ExclusivityCategory.shown(name)
+        let spelled = "RateLimit(\"\(shown)\", permits: \(permits), per: \(interval))"
+        guard permits >= 1, interval > .zero else {
+            Misuse.trap("\(spelled): permits are at least 1 and the interval longer than zero (S28)")
+        }
+        limitName = shown
+        self.permits = permits
+        self.interval = interval
+        key = shown + Self.keySuffix
+        let window = RateWindow(permits: permits, interval: Self.nanoseconds(interval))
+        if let earlier = ExclusivityController.shared.setRate(window, forKey: key, name: shown) {
+            let first = Duration.nanoseconds(Int64(clamping: earlier.interval))
+            Misuse.trap(
+                "\(spelled): the rate limit's rate is \(earlier.permits) per \(first), the first one "
+                    + "given; one name has one rate (S13, S28)")
+        }
+    }
+
+    /// `RateLimit<name>`, for messages and diagnoses.
+    public var name: String { "RateLimit<\(limitName)>" }
+
+    /// The key under which the operation takes its permit, beside its exclusivity categories
+    /// (an operation takes all of them at once).
+    public var mutuallyExclusiveCategories: Set<String> { [key] }
+
+    /// Always satisfied: the permit is taken when the operation becomes ready.
+    ///
+    /// An operation given a `RateLimit` directly keeps only its key and never calls this; a wrapper
+    /// such as `SilentCondition` calls it as it calls any condition.
+    public func evaluate(
+        for operation: ConditionalOperation,
+        completion: @escaping @Sendable (OperationConditionResult) -> Void
+    ) {
+        completion(.satisfied)
+    }
+
+    /// `interval` in nanoseconds, at least 1; a longer interval than 584 years is 584 years.
+    static func nanoseconds(_ interval: Duration) -> UInt64 {
+        let (seconds, overflow) = interval.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max }
+        let total = seconds.addingReportingOverflow(interval.components.attoseconds / 1_000_000_000)
+        return total.overflow ? .max : max(1, UInt64(clamping: total.partialValue))
+    }
+
+    /// Ends a rate limit's key: U+001E (which shown names do not contain), then `rate`. An
+    /// ``ExclusivityCategory``'s key ends in digits, so the two never meet.
+    private static let keySuffix = "\u{1E}rate"
+
+    /// The bytes of `keySuffix`.
+    private static let keySuffixBytes = Array(keySuffix.utf8)
+
+    /// Whether `category` is a rate limit's key. Asked of every category an operation requests,
+    /// so it reads the last bytes in place (a native string is contiguous).
+    static func isKey(_ category: String) -> Bool {
+        let suffix = keySuffixBytes
+        return category.utf8.withContiguousStorageIfAvailable {
+            $0.suffix(suffix.count).elementsEqual(suffix)
+        }
+            ?? Array(category.utf8).suffix(suffix.count).elementsEqual(suffix)
+    }
+}

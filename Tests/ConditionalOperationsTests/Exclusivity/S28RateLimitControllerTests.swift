@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// S28: rate limits in the exclusivity controller, on a clock the test moves: first come, first
+    /// served; a timer lets waiters in as the window frees permits; a withdrawn waiter takes none;
+    /// a permit is taken with the categories, all at once.
+    @Suite struct S28RateLimitControllerTests {
+        static let second: UInt64 = 1_000_000_000
+
+        final class Requester: Sendable {}
+
+        /// A controller on `clock` with one rate limit; its key.
+        static func controller(permits: Int, clock: FakeRateClock) -> (ExclusivityController, String) {
+            let controller = ExclusivityController(clock: clock)
+            let key = "S28.controller\u{1E}rate"
+            #expect(
+                controller.setRate(RateWindow(permits: permits, interval: second), forKey: key, name: "S28")
+                    == nil)
+            return (controller, key)
+        }
+
+        @Test func S28_waitersGetPermitsFirstComeFirstServedAsTheWindowFreesThem() {
+            let clock = FakeRateClock()
+            let (controller, key) = Self.controller(permits: 2, clock: clock)
+            let granted = Recorder()
+            let requesters = (0..<7).map { _ in Requester() }
+            var immediate: [Int] = []
+            for (index, requester) in requesters.enumerated() {
+                let isGranted = controller.acquire([key], for: ObjectIdentifier(requester)) {
+                    granted.record("\(index)")
+                }
+                if isGranted { immediate.append(index) }
+            }
+            #expect(immediate == [0, 1])
+            #expect(controller.rateLineCount(forKey: key) == 5)
+            #expect(clock.pendingDeadlines == [clock.now + Self.second], "one timer, for the first expiry")
+            clock.advance(by: Self.second / 2)
+            #expect(granted.all.isEmpty, "no permit frees within the window")
+            clock.advance(by: Self.second / 2)
+            #expect(granted.all == ["2", "3"])
+            clock.advance(by: Self.second)
+            #expect(granted.all == ["2", "3", "4", "5"])
+            clock.advance(by: Self.second)
+            #expect(granted.all == ["2", "3", "4", "5", "6"])
+            #expect(clock.pendingDeadlines.isEmpty, "nobody waits: no timer")
+            // Giving back what they hold frees no permit: only time does. The last permit, taken a
+            // window ago, leaves one free.
+            for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
+            let late = (0..<2).map { _ in Requester() }
+            #expect(late.map { controller.acquire([key], for: ObjectIdentifier($0)) {} } == [true, false])
+            for requester in late { controller.release(for: ObjectIdentifier(requester)) }
+        }
+
+        @Test func S28_aWithdrawnWaiterTakesNoPermitAndLetsTheNextIn() {
+            let clock = FakeRateClock()
+            let (controller, key) = Self.controller(permits: 1, clock: clock)
+            let granted = Recorder()
+            let requesters = (0..<3).map { _ in Requester() }
+            for (index, requester) in requesters.enumerated() {
+                controller.acquire([key], for: ObjectIdentifier(requester)) { granted.record("\(index)") }
+            }
+            controller.release(for: ObjectIdentifier(requesters[1]))  // cancelled while it waits
+            #expect(controller.rateLineCount(forKey: key) == 1)
+            clock.advance(by: Self.second)
+            #expect(granted.all == ["2"], "the next one takes the permit the withdrawn one did not")
+            controller.release(for: ObjectIdentifier(requesters[2]))
+        }
+
+        @Test func S28_aPermitIsTakenWithTheCategoriesAllAtOnce() {
+            let clock = FakeRateClock()
+            let (controller, key) = Self.controller(permits: 1, clock: clock)
+            let category = "S28.controller.category.\(UUID())"
+            let holder = Requester()
+            #expect(controller.acquire([category], for: ObjectIdentifier(holder)) {})
+            let granted = Recorder()
+            let both = Requester()
+            let rateOnly = Requester()
+            #expect(
+                !controller.acquire([category, key], for: ObjectIdentifier(both)) { granted.record("both") })
+            // First come, first served: the first in the rate limit's line is admitted to the free
+            // permit, even while it waits for its category; the one behind it waits for it.
+            #expect(!controller.acquire([key], for: ObjectIdentifier(rateOnly)) { granted.record("rate") })
+            controller.release(for: ObjectIdentifier(holder))
+            #expect(granted.all == ["both"], "the category freed: it takes the category and the permit")
+            #expect(clock.pendingDeadlines.count == 1)
+            clock.advance(by: Self.second)
+            #expect(granted.all == ["both", "rate"])
+            for requester in [both, rateOnly] { controller.release(for: ObjectIdentifier(requester)) }
+        }
+
+        @Test func S28_sixtyFourConcurrentRequestersGetPermitsOnlyAsTheWindowAllows() async {
+            let clock = FakeRateClock()
+            let permits = 5
+            let (controller, key) = Self.controller(permits: permits, clock: clock)
+            let grants = Locked(0)
+            let requesters = (0..<64).map { _ in Requester() }
+            let immediate = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: requesters.count) { index in
+                let isGranted = controller.acquire([key], for: ObjectIdentifier(requesters[index])) {
+                    grants.withLock { $0 += 1 }
+                }
+                if isGranted { immediate.withLock { $0 += 1 } }
+            }
+            #expect(immediate.withLock { $0 } == permits)
+            for window in 1...12 {
+                clock.advance(by: Self.second)
+                let expected = min(requesters.count, permits * (window + 1)) - permits
+                #expect(grants.withLock { $0 } == expected, "window \(window)")
+            }
+            #expect(controller.rateLineCount(forKey: key) == 0)
+            for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
+        }
+
+        @Test func S28_theDiagnosisSaysWhenTheNextPermitComes() {
+            let clock = FakeRateClock()
+            let (controller, key) = Self.controller(permits: 1, clock: clock)
+            let requesters = (0..<3).map { _ in Requester() }
+            for requester in requesters { controller.acquire([key], for: ObjectIdentifier(requester)) {} }
+            clock.advance(by: Self.second / 4)
+            let rate = OperationDiagnosis.RateLimitWait(permits: 1, interval: .seconds(1), nextPermit: 0.75)
+            #expect(
+                controller.waits(for: ObjectIdentifier(requesters[2]))
+                    == [.init(category: "S28", holder: nil, ahead: 1, rateLimit: rate)])
+            #expect(controller.waits(for: ObjectIdentifier(requesters[0])).isEmpty, "it holds its permit")
+            for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
+        }
+    }
+}
