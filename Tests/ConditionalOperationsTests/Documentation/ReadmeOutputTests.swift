@@ -25,7 +25,9 @@ extension ConditionalOperationsTests {
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         }
 
-        /// A line with its numbers (counts, times) made `#`, and its trailing spaces dropped.
+        /// A line with its numbers (counts, times) made `#`, its runs of spaces after the indent made one (a
+        /// column's padding grows with its widest number: the total of words passing 99,999 widens
+        /// the report's `words` column), and its trailing spaces dropped.
         static func shape(_ line: String) -> String {
             var shaped = ""
             var inNumber = false
@@ -41,6 +43,7 @@ extension ConditionalOperationsTests {
             return shaped.replacingOccurrences(
                 of: #"\[ *\+# ms\]"#, with: "[+# ms]", options: .regularExpression
             )
+            .replacingOccurrences(of: #"(?<=\S) {2,}"#, with: " ", options: .regularExpression)
             .replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
         }
 
