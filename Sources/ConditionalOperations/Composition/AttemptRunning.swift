@@ -75,11 +75,12 @@ extension AttemptRunning {
             let attempt = makeAttempt(number, previous: previous)
             attempt?.adoptParent(self)
             let (made, queue) = withOwnLock { (lockedAttempts.attemptMade(attempt), lockedQueue) }
-            guard let attempt, made != .finish else { return finish(leaving: previous) }
+            // None made (`made` is `.finish`): the operation ends with what the last one left.
+            guard let attempt else { return finish(leaving: previous) }
             // Once the attempt is completely finished (S25). Holds the operation: it lives at
             // least as long as its running attempt.
             attempt.whenFinished { self.attemptFinished(attempt, previous: previous) }
-            if made == .runCancelled { attempt.cancel() }
+            if case .runCancelled = made { attempt.cancel() }
             LibraryQueue.forAttempts(on: queue).addOperation(attempt)
         }
     }
@@ -114,7 +115,7 @@ extension AttemptRunning {
                 guard let self else { return }
                 perform(withOwnLock { lockedAttempts.timerFired() })
             }
-            if withOwnLock({ lockedAttempts.timerMade(timer) }) == .discard { timer.cancel() }
+            if case .discard = withOwnLock({ lockedAttempts.timerMade(timer) }) { timer.cancel() }
             timer.resume()
         }
     }

@@ -35,7 +35,9 @@ extension ConditionalOperation {
         let finishes = finishesWhenCancelled
         let (action, recorded) = machine.withLock { machine in
             let action = machine.cancel(with: error, finishesWhenCancelled: finishes)
-            return (action, record(action != .ignored))
+            let counts: Bool
+            if case .ignored = action { counts = false } else { counts = true }
+            return (action, record(counts))
         }
         run(action)
         return recorded
