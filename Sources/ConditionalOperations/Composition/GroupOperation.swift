@@ -85,7 +85,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
             queue.addOperation(operation)
         case .runLate:
             #if DEBUG
-                Diagnostics.log(
+                MisuseLog.log(
                     "\(diagnosticName): a child was added once the group finished; it is cancelled (S11)")
             #endif
             operation.cancel()
@@ -232,7 +232,16 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         switch action {
         case .none:
             break
-        case .end(.finish, let errors):
+        case .end(let ending, let errors, let progress):
+            if let progress { writeCounts(progress) }
+            end(ending, errors: errors)
+        }
+    }
+
+    /// The last child finished: the group finishes as it started, executing or not.
+    private func end(_ ending: GroupStateMachine.Ending, errors: [any Error]) {
+        switch ending {
+        case .finish:
             // Foundation runs a progress's cancellation handler later, on another thread, after it
             // cancelled the children's progress: the children may all finish before the group's
             // handler runs, and the group must not then end as if nobody had cancelled it.
@@ -242,7 +251,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
                 cancel()
             }
             finish(errors: errors)
-        case .end(.finishDraining, let errors):
+        case .finishDraining:
             finishDraining(errors: errors)
         }
     }

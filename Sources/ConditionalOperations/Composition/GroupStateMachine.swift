@@ -216,7 +216,9 @@ struct GroupStateMachine {
     enum ChildFinishedAction {
         case none
         /// The last child finished: the group ends this way, with all its children's errors.
-        case end(Ending, errors: [any Error])
+        /// `progress` completes the group's progress, if it was made, with every child it counted:
+        /// write it before the group finishes, whoever else is writing (S31).
+        case end(Ending, errors: [any Error], progress: GroupProgressTally.Write?)
     }
 
     /// `child` finished with `errors`; `nil` for the start, once the first children were added.
@@ -236,8 +238,10 @@ struct GroupStateMachine {
                 return .none
             }
             state = .finished
-            progress = nil  // S12: the group's own finish completes its progress
-            return .end(running.ending, errors: running.errors)
+            // A writer may still be writing older counts, and would stop here without the rest.
+            let finalWrite = progress?.finalWrite()
+            progress = nil  // S12
+            return .end(running.ending, errors: running.errors, progress: finalWrite)
         case .waiting, .finished:
             // Not counted (a child that was cancelled and run on the library's queue).
             return .none

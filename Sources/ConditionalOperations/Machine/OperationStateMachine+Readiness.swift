@@ -20,7 +20,7 @@ extension OperationStateMachine {
         case acquire(Set<String>, parent: ConditionalOperation?)
     }
 
-    enum EnqueueAction: Equatable {
+    enum EnqueueAction {
         /// Already in a queue, started or finished: a misuse (S13).
         case misuse
         /// Ready before it was added (readiness queries moved it): hand it to Foundation at once.

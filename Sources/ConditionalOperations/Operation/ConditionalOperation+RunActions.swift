@@ -50,7 +50,7 @@ extension ConditionalOperation {
         case .ignored:
             #if DEBUG
                 if !isCancelled {
-                    Diagnostics.log(
+                    MisuseLog.log(
                         "\(diagnosticName): finish called again and ignored (S6: the first finish wins)")
                 }
             #endif

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A subclass's own state, read and written in the machine's own trip through the lock (see
-/// `Locking/ConditionalOperation+OwnLock.swift` for the rules of such state).
+/// `Operation/ConditionalOperation+OwnLock.swift` for the rules of such state).
 extension ConditionalOperation {
     /// ``finish(errors:)``, with `record` run first in the same trip through the lock, told
     /// whether an earlier finish already won (finishing began, or `finish` was called before the

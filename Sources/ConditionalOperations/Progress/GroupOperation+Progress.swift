@@ -47,16 +47,23 @@ extension GroupOperation {
     func writeProgress(_ first: GroupProgressTally.Write) {
         var write: GroupProgressTally.Write? = first
         while let next = write {
-            ProgressWrites.perform {
-                let progress = next.progress
-                if progress.totalUnitCount != next.total { progress.totalUnitCount = next.total }
-                if next.completed > 0 {
-                    // Never past the total: the group's own finish may have completed it already.
-                    progress.completedUnitCount = min(
-                        progress.completedUnitCount + next.completed, next.total)
-                }
-            }
+            writeCounts(next)
             write = group.withLock { $0.nextProgressWrite() }
+        }
+    }
+
+    /// Writes one write's counts, also beside the one writer: the group's end writes its final
+    /// counts (``GroupProgressTally/finalWrite()``) while a writer may still write older ones.
+    func writeCounts(_ write: GroupProgressTally.Write) {
+        ProgressWrites.perform {
+            let progress = write.progress
+            // Never lower: the group's end may have written its final total already.
+            if progress.totalUnitCount < write.total { progress.totalUnitCount = write.total }
+            if write.completed > 0 {
+                // Never past the total: the group's own finish may have completed it already.
+                progress.completedUnitCount = min(
+                    progress.completedUnitCount + write.completed, progress.totalUnitCount)
+            }
         }
     }
 }

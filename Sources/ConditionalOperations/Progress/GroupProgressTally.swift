@@ -11,8 +11,9 @@ import Foundation
 /// A child's progress is added outside the lock, so the child may finish meanwhile: it is
 /// *reserved* until then, and the tally remembers whether it finished, to count it itself if the
 /// group could not adopt its progress. The counts reach the `Progress` through one writer at a
-/// time (whoever changed them while nobody wrote), so that a smaller total is never written after
-/// a larger one, and never under the lock.
+/// time (whoever changed them while nobody wrote), and never under the lock. The group's end
+/// writes its final counts whoever writes meanwhile: a write never lowers the total, so the older
+/// counts of a writer still writing cannot undo them.
 ///
 /// A group without children counts one unit, as any operation does: swift-corelibs-foundation
 /// traps on a total lowered to 0 (its fractions then all have the denominator 0, and adding two
@@ -87,6 +88,13 @@ struct GroupProgressTally {
     mutating func beginWrite() -> Write? {
         guard !isWriting else { return nil }
         return nextWrite()
+    }
+
+    /// The group finished: every child it counted, done. Written by the thread that ends the
+    /// group, while a writer may still be writing older counts: a write never lowers a total.
+    func finalWrite() -> Write {
+        let units = max(total, 1)
+        return Write(progress: progress, total: units, completed: units)
     }
 
     /// The writer's next write, or `nil`: it stops.

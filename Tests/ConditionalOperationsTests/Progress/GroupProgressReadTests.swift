@@ -64,6 +64,24 @@ extension ConditionalOperationsTests {
             }
         }
 
+        @Test func S31_aGroupEndingWhileAnotherThreadWritesItsProgressCountsEveryChild() async throws {
+            let group = GroupOperation(operations: [BlockOperation {}, BlockOperation {}, BlockOperation {}])
+            // The test becomes the one writer of the group's progress and never writes, as a thread
+            // that made the progress is while the group starts, runs and finishes: the children's
+            // counts then wait for it, and the group's end must write them itself.
+            let progress = Progress.discreteProgress(totalUnitCount: 1)
+            let pending = group.group.withLock { $0.makeProgress(progress) }.write
+            #expect(pending?.total == 3)
+            ConditionalOperationQueue().addOperation(group)
+            try await group.waitUntilFinished(timeout: 10)
+            #expect(progress.totalUnitCount == 3)
+            #expect(progress.completedUnitCount == 3)
+            // The writer's older counts, written late, undo nothing.
+            if let pending { group.writeProgress(pending) }
+            #expect(progress.totalUnitCount == 3)
+            #expect(progress.completedUnitCount == 3)
+        }
+
         @Test func S31_theProgressOfAFinishedGroupReadForTheFirstTimeCountsEveryChild() async throws {
             let children = (0..<8).map { _ in ProbeOperation() }
             let group = GroupOperation(operations: children)

@@ -9,11 +9,11 @@ struct CapturedOutput: SuiteTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let previous = Diagnostics.sink.withLock { sink in
+        let previous = MisuseLog.sink.withLock { sink in
             defer { sink = { Printed.append($0 + "\n") } }
             return sink
         }
-        defer { Diagnostics.sink.withLock { $0 = previous } }
+        defer { MisuseLog.sink.withLock { $0 = previous } }
         try await function()
     }
 }

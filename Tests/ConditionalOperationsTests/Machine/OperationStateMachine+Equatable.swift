@@ -1,10 +1,13 @@
 import Foundation
 
+@testable import ConditionalOperations
+
 /// The actions compare by value, so that the machine's table tests state what each event returns.
 /// What has no value of its own compares as the runner uses it: operations, observers' owners and
-/// conditions by identity or by count, errors by their description (type and contents).
+/// conditions by identity or by count, errors by their description (type and contents). Loose
+/// comparisons, fit for tests: the library itself never compares actions.
 extension OperationStateMachine.Effect: Equatable {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.didStart, .didStart):
             true
@@ -25,7 +28,7 @@ extension OperationStateMachine.Effect: Equatable {
 }
 
 extension OperationStateMachine.ReadinessAction: Equatable {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.answer(let left, let leftFollowup), .answer(let right, let rightFollowup)):
             left == right && leftFollowup == rightFollowup
@@ -44,7 +47,7 @@ extension OperationStateMachine.ReadinessAction: Equatable {
 }
 
 extension OperationStateMachine.FinishAction: Equatable {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.finishing(let left), .finishing(let right)), (.deferred(let left), .deferred(let right)):
             left == right
@@ -59,7 +62,7 @@ extension OperationStateMachine.FinishAction: Equatable {
 }
 
 extension OperationStateMachine.DeliveryAction: Equatable {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.deliver(let left, let leftObservers), .deliver(let right, let rightObservers)):
             left == right && leftObservers.count == rightObservers.count
@@ -74,7 +77,7 @@ extension OperationStateMachine.DeliveryAction: Equatable {
 }
 
 extension OperationStateMachine.AddObserverAction: Equatable {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.added, .added): true
         case (.tellFinished(let left), .tellFinished(let right)): ErrorsByValue.equal(left, right)
@@ -88,5 +91,15 @@ enum ErrorsByValue {
     static func equal(_ left: [any Error], _ right: [any Error]) -> Bool {
         left.count == right.count
             && zip(left, right).allSatisfy { String(reflecting: $0) == String(reflecting: $1) }
+    }
+}
+
+extension OperationStateMachine.EnqueueAction: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.misuse, .misuse), (.ready, .ready): true
+        case (.held(let left), .held(let right)): left == right
+        case (.misuse, _), (.ready, _), (.held, _): false
+        }
     }
 }
