@@ -85,6 +85,25 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(retry.isCancelled && poll.isCancelled)
         }
 
+        @Test func S5_aRetryCancelledWhileItsAttemptIsMadeRunsItCancelledAndNoOther() async {
+            let made = Counter()
+            let retry = Box<RetryOperation<Int>?>(nil)
+            retry.value = RetryOperation(maximumAttempts: 3) { number -> ResultOperation<Int> in
+                made.increment()
+                retry.value?.cancel()  // while the attempt is being made
+                return ValueOperation(.success(number))
+            }
+            guard let operation = retry.value else { return }
+            let done = completionLatch([operation])
+            OperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(made.current == 1)
+            #expect(operation.attemptCount == 1)
+            #expect(operation.isCancelled)
+            #expect(operation.result?.failure is CancellationError, "its attempt ran cancelled: no value")
+            retry.value = nil
+        }
+
         @Test func theLastAttemptFailingAsTheRetryIsCancelledFinishesWithItsErrors() async {
             let attempts = Locked<[HeldOperation]>([])
             let retry = RetryOperation(maximumAttempts: 2) { number -> ResultOperation<Int> in
