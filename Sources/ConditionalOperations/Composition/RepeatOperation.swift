@@ -26,17 +26,16 @@ import Foundation
 ///   operation at a time they would wait for it: there, and without a queue, on one of the
 ///   library's). Observers of the repeat operation see one operation; an iteration may need an
 ///   exclusivity category the repeat operation holds (S7).
-open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
-    // mutable state: `iterations`, behind its lock
-    private struct State {
-        var machine = AttemptStateMachine<ConditionalOperation, any DispatchSourceTimer>()
-        var started = 0
-        var lastOutput: Output?
-        var queue: OperationQueue?
-    }
-
-    /// The iterations, under one lock.
-    private let iterations = Locked(State())
+open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRunning, @unchecked Sendable {
+    // mutable state: `lockedAttempts` and `lockedQueue`, behind the operation's own lock (`withOwnLock`)
+    /// What an ended attempt leaves for the next: an iteration leaves its output.
+    typealias Carried = Output?
+    /// The iterations, each leaving its output. Only reached under the operation's own lock,
+    /// which makes every access exclusive.
+    @exclusivity(unchecked) var lockedAttempts = Attempts(first: nil)
+    /// The queue that runs the repeat operation, where the iterations run; weak, so that a
+    /// finished repeat operation holds no queue (S12).
+    @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
     private let maximumCount: Int
     private let interval: RetryBackoff
     private let makeIteration: @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
@@ -95,15 +94,13 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
     }
 
     /// The number of iterations started so far.
-    public var iterationCount: Int { iterations.withLock { $0.started } }
+    public var iterationCount: Int { withOwnLock { lockedAttempts.made } }
 
     // MARK: Running
 
     /// Starts the first iteration.
     open override func execute() {
-        let queue = LibraryQueue.forAttempts(on: ConditionalOperationQueue.current)
-        iterations.withLock { $0.queue = queue }
-        startIteration(afterWait: false)
+        startAttempts()
     }
 
     /// `false`: a cancelled repeat operation finishes once its running iteration finished.
@@ -111,97 +108,44 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
 
     /// Cancels the repeat operation and its running iteration, or ends its wait.
     open override func cancel() {
-        super.cancel()
-        guard isCancelled else { return }  // finishing had begun
-        switch iterations.withLock({ $0.machine.cancel() }) {
-        case .none:
-            break
-        case .cancelAttempt(let iteration):
-            iteration.cancel()
-        case .endWait(let timer, _):
-            timer?.cancel()
-            finishWithLastOutput()
+        cancelAttempts()
+    }
+
+    // MARK: Iterations (AttemptRunning)
+
+    func makeAttempt(_ number: Int, previous: Output?) -> ConditionalOperation? {
+        guard number <= maximumCount else { return nil }
+        return makeIteration(number, previous)
+    }
+
+    /// A failure (errors, a failed result, or cancelled) ends the repeat; a success leaves its
+    /// output (or the one before, if it returned none).
+    func verdict(on attempt: ConditionalOperation, previous: Output?) -> Attempts.Verdict {
+        let iteration = unsafeDowncast(attempt, to: ResultOperation<Output>.self)
+        let errors = iteration.errors
+        switch iteration.result {
+        case _ where !errors.isEmpty: return .stop(errors)
+        case .failure(let error)?: return .stop([error])
+        case .success(let output)?: return .goOn(output)
+        case nil: return iteration.isCancelled ? .stop([]) : .goOn(previous)
         }
     }
 
-    private func startIteration(afterWait: Bool) {
-        // The previous output is read in the same trip: the iterations run one at a time, so it is
-        // the last one; makeIteration (user code) then runs outside the lock.
-        let (action, previous) = iterations.withLock { state in
-            (state.machine.startAttempt(afterBackoff: afterWait), state.lastOutput)
-        }
-        switch action {
-        case .none:
-            return
-        case .finish:
-            finishWithLastOutput()
-        case .make(let number):
-            guard number <= maximumCount, let iteration = makeIteration(number, previous) else {
-                iterations.withLock { $0.machine.noAttemptMade() }
-                return finishWithLastOutput()
-            }
-            iteration.adoptParent(self)
-            let (made, queue) = iterations.withLock { state in
-                state.started += 1
-                return (state.machine.attemptMade(iteration), state.queue ?? LibraryQueue.shared)
-            }
-            // Once the iteration is completely finished (`isFinished` flipped), so that the repeat
-            // operation's dependents never start beside its end (S25). Holds the repeat operation.
-            iteration.whenFinished {
-                self.iterationFinished(iteration, number: number, errors: iteration.errors)
-            }
-            if case .runCancelled = made { iteration.cancel() }
-            queue.addOperation(iteration)
-        }
+    /// User code (the interval), run outside the lock.
+    func delay(afterAttempt number: Int, leaving _: Output?) -> TimeInterval? {
+        guard number < maximumCount else { return nil }
+        return interval.delay(afterAttempt: number, errors: [])
     }
 
-    /// Iteration number `number` finished with `errors`: stop at a failure, else go on after the
-    /// interval.
-    private func iterationFinished(_ iteration: ResultOperation<Output>, number: Int, errors: [any Error]) {
-        let failure: [any Error]? =
-            switch iteration.result {
-            case _ where !errors.isEmpty: errors
-            case .failure(let error)?: [error]
-            case .success, nil: iteration.isCancelled ? [] : nil
-            }
-        if let failure {
-            iterations.withLock { state in
-                state.machine.finishAfterAttempt()
-                state.queue = nil  // S12: a finished repeat holds no queue
-            }
-            if failure.isEmpty && !isCancelled { cancel() }  // an iteration cancelled by someone else
-            return finish(errors: failure)
-        }
-        if case .success(let output)? = iteration.result {
-            iterations.withLock { $0.lastOutput = output }
-        }
-        // User code (the interval) runs outside the lock.
-        var delay: TimeInterval?
-        if number < maximumCount, !iterations.withLock({ $0.machine.isCancelled }) {
-            delay = interval.delay(afterAttempt: number, errors: [])
-        }
-        let qos = qualityOfService
-        switch iterations.withLock({ $0.machine.attemptEnded(errors: [], nextAfter: delay) }) {
-        case .finish:
-            finishWithLastOutput()
-        case .retryNow:
-            // Not on this stack: iterations that finish synchronously would nest ever deeper.
-            DispatchQueue.global(qos: qos.dispatchQoSClass).async { self.startIteration(afterWait: false) }
-        case .wait(let delay):
-            let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
-                self?.startIteration(afterWait: true)
-            }
-            if case .discard = iterations.withLock({ $0.machine.timerMade(timer) }) { timer.cancel() }
-            timer.resume()
-        }
+    /// The failed iteration's errors; one cancelled by someone else ends the repeat operation
+    /// cancelled too.
+    func finish(endingWith _: ConditionalOperation, errors: [any Error]) {
+        if errors.isEmpty && !isCancelled { cancel() }
+        finish(errors: errors)
     }
 
-    /// Finishes with the last iteration's output, if there was one.
-    private func finishWithLastOutput() {
-        let output = iterations.withLock { state in
-            state.queue = nil  // S12: a finished repeat holds no queue
-            return state.lastOutput
-        }
+    /// The last iteration's output, if there was one.
+    func finish(leaving output: Output?) {
         if let output { finish(returning: output) } else { finish() }
     }
 }

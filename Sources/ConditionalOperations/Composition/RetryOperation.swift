@@ -27,21 +27,20 @@ import Foundation
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)-(_,_,_,(Int)->ConditionalOperation)``).
-open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
-    // mutable state: `retry`, behind its lock
-    private struct State {
-        var machine = AttemptStateMachine<ConditionalOperation, any DispatchSourceTimer>()
-        /// The queue that runs the retry operation, where the attempts run; weak, so that a
-        /// finished retry operation holds no queue (S12).
-        weak var queue: OperationQueue?
-    }
-
-    /// The attempts, under one lock.
-    private let retry = Locked(State())
+open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRunning, @unchecked Sendable {
+    // mutable state: `lockedAttempts` and `lockedQueue`, behind the operation's own lock (`withOwnLock`)
+    /// What an ended attempt leaves for the next: a failed attempt leaves its errors.
+    typealias Carried = [any Error]
+    /// The attempts, each failure leaving its errors. Only reached under the operation's own
+    /// lock, which makes every access exclusive.
+    @exclusivity(unchecked) var lockedAttempts = Attempts(first: [])
+    /// The queue that runs the retry operation, where the attempts run; weak, so that a finished
+    /// retry operation holds no queue (S12).
+    @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
     private let maximumAttempts: Int
     private let backoff: RetryBackoff
     private let shouldRetry: @Sendable ([any Error]) -> Bool
-    private let makeAttempt: @Sendable (Int) -> ConditionalOperation
+    private let makeOperation: @Sendable (Int) -> ConditionalOperation
     private let outcome: @Sendable (ConditionalOperation) -> Result<Output, any Error>?
 
     /// Retries the operations `makeAttempt` makes, given the attempt's number (from 1).
@@ -59,7 +58,7 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         self.maximumAttempts = max(1, maximumAttempts)
         self.backoff = backoff
         self.shouldRetry = shouldRetry
-        self.makeAttempt = makeAttempt
+        self.makeOperation = makeAttempt
         self.outcome = { ($0 as? ResultOperation<Output>)?.result }
         super.init()
     }
@@ -72,21 +71,19 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
         self.maximumAttempts = max(1, maximumAttempts)
         self.backoff = backoff
         self.shouldRetry = shouldRetry
-        self.makeAttempt = makeOperation
+        self.makeOperation = makeOperation
         self.outcome = outcome
         super.init()
     }
 
     /// The number of attempts started so far.
-    public var attemptCount: Int { retry.withLock { $0.machine.attempts } }
+    public var attemptCount: Int { withOwnLock { lockedAttempts.started } }
 
     // MARK: Running
 
     /// Starts the first attempt.
     open override func execute() {
-        let queue = ConditionalOperationQueue.current
-        retry.withLock { $0.queue = queue }
-        startAttempt(afterBackoff: false)
+        startAttempts()
     }
 
     /// `false`: a cancelled retry operation finishes once its running attempt finished.
@@ -94,75 +91,40 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
 
     /// Cancels the retry operation and its running attempt, or ends its wait.
     open override func cancel() {
-        super.cancel()
-        guard isCancelled else { return }  // finishing had begun
-        switch retry.withLock({ $0.machine.cancel() }) {
-        case .none:
-            break
-        case .cancelAttempt(let attempt):
-            attempt.cancel()
-        case .endWait(let timer, let errors):
-            timer?.cancel()
-            finish(errors: errors)
+        cancelAttempts()
+    }
+
+    // MARK: Attempts (AttemptRunning)
+
+    func makeAttempt(_ number: Int, previous _: [any Error]) -> ConditionalOperation? {
+        makeOperation(number)
+    }
+
+    /// A success ends the retry; a failure (errors, or cancelled) leaves its errors.
+    func verdict(on attempt: ConditionalOperation, previous _: [any Error]) -> Attempts.Verdict {
+        let errors = attempt.errors
+        return errors.isEmpty && !attempt.isCancelled ? .stop([]) : .goOn(errors)
+    }
+
+    /// User code (the predicate, a custom back-off), run outside the lock.
+    func delay(afterAttempt number: Int, leaving errors: [any Error]) -> TimeInterval? {
+        guard number < maximumAttempts, shouldRetry(errors) else { return nil }
+        return backoff.delay(afterAttempt: number, errors: errors)
+    }
+
+    func finish(endingWith attempt: ConditionalOperation, errors _: [any Error]) {
+        switch outcome(attempt) {
+        case .success(let output)?: finish(returning: output)
+        case .failure(let error)?: finish(error: error)
+        case nil: finish()
         }
     }
 
-    private func startAttempt(afterBackoff: Bool) {
-        switch retry.withLock({ $0.machine.startAttempt(afterBackoff: afterBackoff) }) {
-        case .none:
-            return
-        case .finish(let errors):
-            finish(errors: errors)
-        case .make(let number):
-            let attempt = makeAttempt(number)
-            attempt.adoptParent(self)
-            let (made, queue) = retry.withLock { ($0.machine.attemptMade(attempt), $0.queue) }
-            // Once the attempt is completely finished (`isFinished` flipped), so that the retry
-            // operation's dependents never start beside its end (S25). Holds the retry operation:
-            // it lives at least as long as its running attempt.
-            attempt.whenFinished {
-                self.attemptFinished(attempt, number: number, errors: attempt.errors)
-            }
-            if case .runCancelled = made { attempt.cancel() }
-            LibraryQueue.forAttempts(on: queue).addOperation(attempt)
-        }
-    }
-
-    /// Attempt number `number` finished with `errors`: finish, or retry after the back-off.
-    fileprivate func attemptFinished(_ attempt: ConditionalOperation, number: Int, errors: [any Error]) {
-        if errors.isEmpty && !attempt.isCancelled {
-            retry.withLock { $0.machine.finishAfterAttempt() }
-            switch outcome(attempt) {
-            case .success(let output)?: finish(returning: output)
-            case .failure(let error)?: finish(error: error)
-            case nil: finish()
-            }
-            return
-        }
-        // User code (the predicate, a custom back-off) runs outside the lock.
-        var delay: TimeInterval?
-        if number < maximumAttempts, !retry.withLock({ $0.machine.isCancelled }), shouldRetry(errors) {
-            delay = backoff.delay(afterAttempt: number, errors: errors)
-        }
-        let qos = qualityOfService
-        switch retry.withLock({ $0.machine.attemptEnded(errors: errors, nextAfter: delay) }) {
-        case .finish(let cancelling):
-            if cancelling { cancel() }
-            finish(errors: errors)
-        case .retryNow:
-            // Not on this stack: attempts that fail synchronously would nest ever deeper.
-            DispatchQueue.global(qos: qos.dispatchQoSClass).async {
-                self.startAttempt(afterBackoff: false)
-            }
-        case .wait(let delay):
-            // Made and resumed outside the lock; this reference keeps it alive until resumed, so a
-            // cancel meanwhile never releases a suspended timer.
-            let timer = OneShotTimer.make(at: .after(delay), qualityOfService: qos) { [weak self] in
-                self?.startAttempt(afterBackoff: true)
-            }
-            if case .discard = retry.withLock({ $0.machine.timerMade(timer) }) { timer.cancel() }
-            timer.resume()
-        }
+    /// The last attempt's errors; an attempt cancelled without an error, not retried, ends the
+    /// retry operation cancelled too.
+    func finish(leaving errors: [any Error]) {
+        if errors.isEmpty && !isCancelled { cancel() }
+        finish(errors: errors)
     }
 }
 

@@ -21,6 +21,28 @@ extension ConditionalOperation {
         return recorded
     }
 
+    /// The base `cancel()`, with `record` run in the same trip through the lock, told whether
+    /// this cancel counts (the first, before finishing began): a subclass cancels its own state
+    /// (a composite its attempts) in the cancel's own trip, so that whatever races the cancel
+    /// comes before both or after both. `record` follows the rules of ``withOwnLock(_:)``; what
+    /// it returns is handed back, to be acted on once unlocked.
+    @discardableResult
+    @inline(__always)
+    func cancel<Recorded>(recording record: (_ counts: Bool) -> Recorded) -> Recorded {
+        // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
+        // the cancel's own trip through the lock, so that a finish comes before both or after both.
+        let error = CancelErrorHandoff.take(for: self)
+        let finishes = finishesWhenCancelled
+        let (action, recorded) = machine.withLock { machine in
+            let action = machine.cancel(with: error, finishesWhenCancelled: finishes)
+            let counts: Bool
+            if case .ignored = action { counts = false } else { counts = true }
+            return (action, record(counts))
+        }
+        run(action)
+        return recorded
+    }
+
     /// The state, the errors and whether it was cancelled, read at once with what `read` reads of
     /// a subclass's own state, in one trip through the lock. `read` follows the rules of
     /// ``withOwnLock(_:)``.

@@ -290,11 +290,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// (S4); while executing, observers get `operationDidCancel` and the operation finishes at once
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
-        // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
-        // the cancel's own trip through the lock, so that a finish comes before both or after both.
-        let error = CancelErrorHandoff.take(for: self)
-        let finishes = finishesWhenCancelled
-        run(machine.withLock { $0.cancel(with: error, finishesWhenCancelled: finishes) })
+        cancel(recording: { _ in })
     }
 
     /// Foundation's own `cancel()`, for the runner: it posts `isCancelled` and zeroes Foundation's

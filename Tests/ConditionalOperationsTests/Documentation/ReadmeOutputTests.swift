@@ -42,6 +42,7 @@ extension ConditionalOperationsTests {
             return shaped.replacingOccurrences(
                 of: #"\[ *\+# ms\]"#, with: "[+# ms]", options: .regularExpression
             )
+            .replacingOccurrences(of: #"(?<=\S) {2,}"#, with: " ", options: .regularExpression)
             .replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
             // Column widths follow the numbers too (a total of six digits widens the table).
             .replacingOccurrences(of: #"(?<=\S) {2,}"#, with: " ", options: .regularExpression)
