@@ -71,6 +71,11 @@ struct OperationStateMachine {
         /// With ``lateDependency``: its owner's start came first and was declined; the owner is
         /// handed the operation again once the dependency finished.
         static let startDeclined = Requests(rawValue: 1 << 3)
+        /// `removeDependency(_:)` took out a dependency that had not finished while the operation
+        /// waited for its dependencies (S9): swift-corelibs-foundation still counts it (it lowers
+        /// its count only for a finished dependency of a cancelled operation), so the dependencies
+        /// themselves are read instead of Foundation's answer.
+        static let dependencyRemoved = Requests(rawValue: 1 << 4)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read

@@ -87,22 +87,13 @@ extension ConditionalOperationsTests.AdversaryTests {
         }
     }
 
-    /// New finding: `removeDependency` of an unfinished dependency leaves the operation waiting
-    /// forever on Linux, on both queue kinds and started by hand ("pending: waiting for 0
-    /// dependencies"). swift-corelibs-foundation's `removeDependency` lowers its count of
-    /// unfinished dependencies only when the dependency finished and the receiver is cancelled,
-    /// so a `BlockOperation` on an `OperationQueue` waits forever too; Apple's Foundation makes
-    /// it ready.
-    @Test(
-        .disabled(
-            "new finding: removeDependency of an unfinished dependency leaves the operation waiting forever on Linux"
-        )
-    )
-    func S9_knownIssue_aDependencyRemovedWhileWaitingLetsTheOperationRun() async {
-        await AdversaryRunner.run(
-            "S9_knownIssue_aDependencyRemovedWhileWaitingLetsTheOperationRun", rounds: 1
-        ) {
-            seed in
+    /// `removeDependency` of the only unfinished dependency lets the operation run, on both
+    /// queue kinds and started by hand (S9). Before the fix it waited forever on Linux ("pending:
+    /// waiting for 0 dependencies"): swift-corelibs-foundation's `removeDependency` lowers its
+    /// count of unfinished dependencies only when the dependency finished and the receiver is
+    /// cancelled, so a `BlockOperation` on an `OperationQueue` waits forever there too.
+    @Test func S9_aDependencyRemovedWhileWaitingLetsTheOperationRun() async {
+        await AdversaryRunner.run("S9_aDependencyRemovedWhileWaitingLetsTheOperationRun", rounds: 1) { seed in
             await AdversaryLateChangeRound.run(.dependencyRemoved, seed: seed)
         }
     }
