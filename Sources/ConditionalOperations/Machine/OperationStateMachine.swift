@@ -71,10 +71,7 @@ struct OperationStateMachine {
         /// With ``lateDependency``: its owner's start came first and was declined; the owner is
         /// handed the operation again once the dependency finished.
         static let startDeclined = Requests(rawValue: 1 << 3)
-        /// `removeDependency(_:)` took out a dependency that had not finished while the operation
-        /// waited for its dependencies (S9): swift-corelibs-foundation still counts it (it lowers
-        /// its count only for a finished dependency of a cancelled operation), so the dependencies
-        /// themselves are read instead of Foundation's answer.
+        /// A dependency removed unfinished while waited for: Foundation counts it (`+LateDependencies`).
         static let dependencyRemoved = Requests(rawValue: 1 << 4)
     }
 
