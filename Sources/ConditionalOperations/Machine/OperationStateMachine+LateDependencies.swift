@@ -39,6 +39,29 @@ extension OperationStateMachine {
         }
     }
 
+    /// `removeDependency(_:)` is about to take out a dependency that has not finished. Returns
+    /// whether the operation waits for its dependencies still: Foundation's count then keeps the
+    /// removed one (``Requests/dependencyRemoved``), and the caller has the others watched.
+    mutating func dependencyRemoved() -> Bool {
+        switch phase {
+        case .initialized, .pending:
+            // Waiting for its dependencies (a cancelled operation is `ready`): read them from now on.
+            record(.dependencyRemoved)
+            return true
+        case .evaluating, .acquiring, .ready:
+            // Past its dependencies: only one added late is waited for, unless cancelled.
+            guard awaitsLateDependency else { return false }
+            record(.dependencyRemoved)
+            return true
+        case .joining:
+            // Joined another operation (S27): it waits for that one alone.
+            return false
+        case .executing, .draining, .finishing, .finished:
+            // Started: it waits for nothing.
+            return false
+        }
+    }
+
     enum CheckedStartAction: Equatable {
         /// `start()` was called before: a misuse (S13).
         case misuse
@@ -88,7 +111,7 @@ extension OperationStateMachine {
         guard case .ready(let verdict, let requests) = phase, requests.contains(.lateDependency) else {
             return nil
         }
-        phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined]))
+        phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved]))
         return requests.contains(.startDeclined) ? owner : nil
     }
 }

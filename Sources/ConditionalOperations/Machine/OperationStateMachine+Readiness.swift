@@ -142,7 +142,8 @@ extension OperationStateMachine {
             // A dependency added since it was ready: Foundation's answer decides (S9).
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }
-            phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined]))
+            phase = .ready(
+                verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved]))
             return .answer(
                 true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
         case .ready where isStartRequested:

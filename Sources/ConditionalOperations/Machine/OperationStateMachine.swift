@@ -55,6 +55,8 @@ struct OperationStateMachine {
         /// With ``lateDependency``: its owner's start came first and was declined; the owner is
         /// handed the operation again once the dependency finished.
         static let startDeclined = Requests(rawValue: 1 << 3)
+        /// A dependency removed unfinished while waited for: Foundation counts it (`+LateDependencies`).
+        static let dependencyRemoved = Requests(rawValue: 1 << 4)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read

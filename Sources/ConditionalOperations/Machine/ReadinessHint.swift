@@ -12,6 +12,9 @@ enum ReadinessHint: UInt8 {
     /// Waiting for its dependencies, after a `false` was answered (``ReadinessAnnouncements``):
     /// Foundation's `false` is the answer; its `true` needs the locked query.
     case dependencies
+    /// Waiting for its dependencies after one was removed unfinished: Foundation's count keeps
+    /// it, so the dependencies themselves are read under the lock (``ConditionalOperation/dependenciesFinished``).
+    case countDependencies
     /// Its conditions or categories will tell, after a `false` was answered: `false`.
     case waiting
     /// Started, and not finished: `isReady` is `true`.
@@ -26,10 +29,14 @@ extension OperationStateMachine {
         // Being deallocated, its queries change nothing (``settledReadiness()``): not worth a hint.
         let answeredNotReady = announcements.hasAnsweredNotReady && !isDeallocating
         switch phase {
-        case .initialized, .pending:
+        case .initialized(let requests), .pending(_, let requests):
+            if requests.contains(.dependencyRemoved) { return .countDependencies }
             return answeredNotReady ? .dependencies : .ask
         case .evaluating, .acquiring, .joining:
             return answeredNotReady ? .waiting : .ask
+        case .ready(_, let requests) where requests.isSuperset(of: [.lateDependency, .dependencyRemoved]):
+            // Its start reads the dependencies themselves.
+            return .countDependencies
         case .ready:
             // A query while ready counts (``ReadinessAnnouncements/queriedWhileReady()``).
             return .ask

@@ -49,7 +49,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         guard !dependencies.isEmpty else { return }
         machine.withLock { $0.beginDeallocation() }
         // In the order Foundation keeps them: its search for each then stops at the first.
-        for dependency in dependencies { removeDependency(dependency) }
+        for dependency in dependencies { super.removeDependency(dependency) }
         DependencyDrop.drop(&dependencies)
     }
 
@@ -106,7 +106,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         case .dependencies:
             // Foundation's `false` stands if the phase it was read in is still the hint's.
             if !dependenciesFinished, published.current == .dependencies { return false }
-        case .ask:
+        case .ask, .countDependencies:
             break
         }
         switch machine.withLock({ $0.settledReadiness() }) {
@@ -128,8 +128,14 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
             context: context)
     }
 
-    /// Foundation's own answer: every dependency finished (or the operation was cancelled).
-    var dependenciesFinished: Bool { super.isReady }
+    /// Foundation's own answer: every dependency finished (or the operation was cancelled). Once
+    /// a dependency was removed unfinished, Foundation's count keeps it: the dependencies are
+    /// read instead (``ReadinessHint/countDependencies``; Apple's Foundation counts right, and
+    /// keeps no hint).
+    var dependenciesFinished: Bool {
+        if super.isReady { return true }
+        return published.current == .countDependencies && dependencies.allSatisfy { $0.isFinished }
+    }
 
     // MARK: Configuration
 
@@ -149,9 +155,27 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // late: where the hint says so, no lock.
         switch published.current {
         case .dependencies, .started, .finished: return
-        case .ask, .waiting: break
+        case .ask, .waiting, .countDependencies: break
         }
         perform(machine.withLock { $0.dependencyAdded() })
+    }
+
+    /// Takes `operation` out of the operation's dependencies, as Foundation does. An operation
+    /// that waited for it alone becomes ready (S9: readiness follows the dependencies it has).
+    ///
+    /// swift-corelibs-foundation keeps counting a dependency removed before it finished, so a
+    /// `BlockOperation` waiting for it alone waits forever there: the operation reads its
+    /// dependencies itself from then on, and, since Foundation then tells it of none of the
+    /// others finishing, has each unfinished one watched (a watcher lives until its dependency
+    /// finishes).
+    open override func removeDependency(_ operation: Foundation.Operation) {
+        let waitedFor = !operation.isFinished && dependencies.contains { $0 === operation }
+        let waits = waitedFor && machine.withLock { $0.dependencyRemoved() }
+        super.removeDependency(operation)  // asks `isReady` again
+        guard waits else { return }
+        for dependency in dependencies where !dependency.isFinished {
+            FinishWatcher(watching: dependency) { [weak self] in self?.announceDependencyFinished() }
+        }
     }
 
     /// The operation's priority among the ready operations waiting for a slot of their queue. A
@@ -291,12 +315,6 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
         cancel(recording: { _ in })
-    }
-
-    /// Foundation's own `cancel()`, for the runner: it posts `isCancelled` and zeroes Foundation's
-    /// count of unfinished dependencies.
-    func cancelInFoundation() {
-        super.cancel()
     }
 
     /// Cancels the operation with `error`: calls `cancel()`, whose base records `error` in

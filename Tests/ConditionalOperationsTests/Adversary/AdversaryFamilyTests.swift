@@ -10,23 +10,17 @@ extension ConditionalOperationsTests.AdversaryTests {
     @Test func S1S12_theLastReferencesReleasedMidFlight() async {
         await AdversaryRunner.run("S1S12_theLastReferencesReleasedMidFlight", rounds: 3) { seed in
             await AdversaryReleaseRound.run(
-                AdversaryReleasePlan(seed: seed, webs: 6, dependentsFirst: false, orphans: false))
+                AdversaryReleasePlan(seed: seed, webs: 6, orphans: false))
         }
     }
 
-    /// New finding: webs where an operation finishes, and is released by its queue, before its
-    /// dependencies (cancelled ones, a cancelled fan-in of 65 to 100): about one web in 700
-    /// deadlocks. Its queue's release can leave swift-corelibs-foundation the last reference to
-    /// it, which Foundation drops inside `observeValue(forKeyPath: "isFinished")` of one of its
-    /// dependencies while holding that dependency's lock; `ConditionalOperation.deinit` then calls
-    /// `removeDependency` on that dependency, which takes the same lock. The finishing thread
-    /// hangs for good: that dependency's completion block never runs and its other dependents stay
-    /// pending ("waiting for 0 dependencies").
-    @Test(.disabled("new finding: a dependent released while its dependency finishes deadlocks in deinit"))
-    func S12_knownIssue_aDependentReleasedWhileItsDependencyFinishes() async {
-        await AdversaryRunner.run("S12_knownIssue_aDependentReleasedWhileItsDependencyFinishes", rounds: 300)
-        {
-            seed in
+    /// Webs where an operation finishes, and is released by its queue, before its dependencies
+    /// (cancelled ones, a cancelled fan-in of 65 to 100). Before the fix, about one web in 700
+    /// deadlocked: the queue's release could leave swift-corelibs-foundation the last reference,
+    /// dropped inside `observeValue(forKeyPath: "isFinished")` of a dependency while holding that
+    /// dependency's lock, and the deinit's `removeDependency` took the same lock (S12).
+    @Test func S12_aDependentReleasedWhileItsDependencyFinishes() async {
+        await AdversaryRunner.run("S12_aDependentReleasedWhileItsDependencyFinishes", rounds: 20) { seed in
             await AdversaryReleaseRound.run(AdversaryReleasePlan(seed: seed, webs: 6, orphans: false))
         }
     }
@@ -93,22 +87,13 @@ extension ConditionalOperationsTests.AdversaryTests {
         }
     }
 
-    /// New finding: `removeDependency` of an unfinished dependency leaves the operation waiting
-    /// forever on Linux, on both queue kinds and started by hand ("pending: waiting for 0
-    /// dependencies"). swift-corelibs-foundation's `removeDependency` lowers its count of
-    /// unfinished dependencies only when the dependency finished and the receiver is cancelled,
-    /// so a `BlockOperation` on an `OperationQueue` waits forever too; Apple's Foundation makes
-    /// it ready.
-    @Test(
-        .disabled(
-            "new finding: removeDependency of an unfinished dependency leaves the operation waiting forever on Linux"
-        )
-    )
-    func S9_knownIssue_aDependencyRemovedWhileWaitingLetsTheOperationRun() async {
-        await AdversaryRunner.run(
-            "S9_knownIssue_aDependencyRemovedWhileWaitingLetsTheOperationRun", rounds: 1
-        ) {
-            seed in
+    /// `removeDependency` of the only unfinished dependency lets the operation run, on both
+    /// queue kinds and started by hand (S9). Before the fix it waited forever on Linux ("pending:
+    /// waiting for 0 dependencies"): swift-corelibs-foundation's `removeDependency` lowers its
+    /// count of unfinished dependencies only when the dependency finished and the receiver is
+    /// cancelled, so a `BlockOperation` on an `OperationQueue` waits forever there too.
+    @Test func S9_aDependencyRemovedWhileWaitingLetsTheOperationRun() async {
+        await AdversaryRunner.run("S9_aDependencyRemovedWhileWaitingLetsTheOperationRun", rounds: 1) { seed in
             await AdversaryLateChangeRound.run(.dependencyRemoved, seed: seed)
         }
     }

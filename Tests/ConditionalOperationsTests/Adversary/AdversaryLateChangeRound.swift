@@ -12,7 +12,7 @@ enum AdversaryLateChange: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// `addDependency` on an operation waiting for another dependency: it waits for both (S9).
     case dependencyAddedWhileWaiting
     /// `removeDependency` of the only unfinished dependency: the operation runs without it
-    /// (not on Linux yet, see the disabled test).
+    /// (S9).
     case dependencyRemoved
     /// `queuePriority` changed while waiting for a slot of a serial `ConditionalOperationQueue`
     /// (or a group's): the slot goes to the highest priority first.

@@ -27,6 +27,39 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         #expect(Self.describe(machine.phase) == next)
     }
 
+    /// S9: a dependency removed before it finished. `waits`: the operation still waits for its
+    /// dependencies, and reads them itself from then on (Foundation's count keeps the removed one).
+    @Test(arguments: [
+        (Given.initialized, "initialized [dependency removed]", true, ReadinessHint.countDependencies),
+        (.pendingStarted, "pending(unasked) [start, dependency removed]", true, .countDependencies),
+        // Past its dependencies, with none added late: it waited for nothing.
+        (.evaluating, "evaluating(1 unanswered)", false, .waiting),
+        (.acquiring, "acquiring", false, .waiting),
+        (.executing, "executing", false, .started),
+        (.finished, "finished", false, .finished),
+    ])
+    func S9_aDependencyRemoved(given: Given, next: String, waits: Bool, hint: ReadinessHint) {
+        var machine = Self.machine(given)
+        let waited = machine.dependencyRemoved()
+        #expect(waited == waits)
+        #expect(Self.describe(machine.phase) == next)
+        #expect(machine.readinessHint == hint)
+    }
+
+    /// Removed from a ready operation waiting for a dependency added late: its start reads the
+    /// dependencies themselves; once they finished, the request is gone.
+    @Test func S9_aLateDependencyRemovedFromAReadyOperation() {
+        var machine = Self.readyWithALateDependency(owner: nil)
+        let waited = machine.dependencyRemoved()
+        #expect(waited)
+        #expect(Self.describe(machine.phase) == "ready [late dependency, dependency removed]")
+        #expect(machine.readinessHint == .countDependencies)
+        _ = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+        #expect(Self.describe(machine.phase) == "ready")
+        let waitedAgain = machine.dependencyRemoved()
+        #expect(!waitedAgain)
+    }
+
     /// A ready operation, not started, with a dependency added since; `owner`: its queue's.
     static func readyWithALateDependency(owner: ConditionalOperationQueue?) -> Machine {
         var machine = Self.machine(.initialized)

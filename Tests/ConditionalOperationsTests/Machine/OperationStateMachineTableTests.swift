@@ -119,7 +119,7 @@ extension ConditionalOperationsTests {
             }
             let names = [
                 (Machine.Requests.start, "start"), (.finish, "finish"), (.lateDependency, "late dependency"),
-                (.startDeclined, "start declined"),
+                (.startDeclined, "start declined"), (.dependencyRemoved, "dependency removed"),
             ]
             .filter { requests.contains($0.0) }.map(\.1)
             return names.isEmpty ? "" : " [\(names.joined(separator: ", "))]"

@@ -60,6 +60,54 @@ extension ConditionalOperationsTests {
             #expect(await done.wait(seconds: 120))
         }
 
+        /// S12, hostile release: a cancelled operation whose last reference goes while its
+        /// dependency finishes. swift-corelibs-foundation visits the dependents listed in a
+        /// finishing dependency under that dependency's lock, retaining each a moment: when that
+        /// retain was the last, the dependent's deinit ran there, and its clean-up, which takes
+        /// the same lock, waited forever. The releasing thread reads the operation until the
+        /// dependency finished (Foundation's visit waits for those reads), then a few times more,
+        /// so that the release lands inside the visit. Before the fix: about one round in 100 hung.
+        @Test func S12_aCancelledDependentReleasedWhileItsDependencyFinishesNeverDeadlocks() async {
+            let rounds = 3_000
+            let hung = Locked<Int?>(nil)
+            let done = Latch()
+            Thread.detachNewThread {
+                for round in 0..<rounds {
+                    let dependency = BlockOperation {}
+                    let slot = Locked<ConditionalOperation?>(ConditionalOperation())
+                    slot.withLock { $0?.addDependency(dependency) }
+                    slot.withLock { $0 }?.cancel()
+                    DispatchQueue.global().async {
+                        var operation = slot.withLock { slot in
+                            defer { slot = nil }
+                            return slot
+                        }
+                        var reads = round % 4
+                        while operation != nil {
+                            _ = operation?.dependencies
+                            guard dependency.isFinished else { continue }
+                            if reads == 0 { operation = nil }
+                            reads -= 1
+                        }
+                    }
+                    let finished = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        dependency.start()
+                        finished.signal()
+                    }
+                    if finished.wait(timeout: .now() + 10) == .timedOut {
+                        hung.withLock { $0 = round }
+                        break
+                    }
+                }
+                done.countDown()
+            }
+            #expect(await done.wait(seconds: 120))
+            #expect(
+                hung.withLock { $0 } == nil,
+                "the finishing dependency hung in round \(hung.withLock { $0 } ?? 0)")
+        }
+
         /// A chain released from its last operation, which was never enqueued: released one
         /// operation after another, not recursively.
         @Test func aLongChainNeverEnqueuedIsReleasedWithoutOverflowingTheStack() async {
