@@ -42,24 +42,29 @@ extension ConditionalOperationQueue {
     func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
         guard !operations.isEmpty else { return }
         let (needsDrainer, current) = registry.withLock { ($0.scheduler.handOut(operations), $0.target) }
-        if needsDrainer { (target ?? current).async { self.drain() } }
+        if needsDrainer { startDrainer(on: target ?? current) }
     }
 
-    /// One Dispatch work item starting the operations handed out, one after another, until none
-    /// is left (``Scheduler/handOut(_:)``).
+    private func startDrainer(on target: DispatchQueue) {
+        target.async { self.drain(target) }
+    }
+
+    /// One Dispatch work item on `target` starting the operations handed out, one after another,
+    /// until none is left (``Scheduler/handOut(_:)``) or the queue's target changed.
     ///
     /// The queue is `current` on its thread for all of them (they are all this queue's).
-    private func drain() {
+    private func drain(_ target: DispatchQueue) {
         let outer = RunningQueue.enter(self)
         defer { RunningQueue.leave(restoring: outer) }
         var isBack = false
         while true {
             let (operation, another) = registry.withLock { registry in
-                let next = registry.scheduler.nextToStart(isBack: isBack)
+                let next = registry.scheduler.nextToStart(
+                    isBack: isBack, isRetargeted: registry.target !== target)
                 return (next.operation, next.needsDrainer ? registry.target : nil)
             }
+            if let another { startDrainer(on: another) }
             guard let operation else { return }
-            another?.async { self.drain() }
             start(operation)
             isBack = true
         }
