@@ -42,29 +42,24 @@ extension ConditionalOperationQueue {
     func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
         guard !operations.isEmpty else { return }
         let (needsDrainer, current) = registry.withLock { ($0.scheduler.handOut(operations), $0.target) }
-        if needsDrainer { startDrainer(on: target ?? current) }
+        if needsDrainer { (target ?? current).async { self.drain() } }
     }
 
-    private func startDrainer(on target: DispatchQueue) {
-        target.async { self.drain(target) }
-    }
-
-    /// One Dispatch work item on `target` starting the operations handed out, one after another,
-    /// until none is left (``Scheduler/handOut(_:)``) or the queue's target changed.
+    /// One Dispatch work item starting the operations handed out, one after another, until none
+    /// is left (``Scheduler/handOut(_:)``).
     ///
     /// The queue is `current` on its thread for all of them (they are all this queue's).
-    private func drain(_ target: DispatchQueue) {
+    private func drain() {
         let outer = RunningQueue.enter(self)
         defer { RunningQueue.leave(restoring: outer) }
         var isBack = false
         while true {
             let (operation, another) = registry.withLock { registry in
-                let next = registry.scheduler.nextToStart(
-                    isBack: isBack, isRetargeted: registry.target !== target)
+                let next = registry.scheduler.nextToStart(isBack: isBack)
                 return (next.operation, next.needsDrainer ? registry.target : nil)
             }
-            if let another { startDrainer(on: another) }
             guard let operation else { return }
+            another?.async { self.drain() }
             start(operation)
             isBack = true
         }

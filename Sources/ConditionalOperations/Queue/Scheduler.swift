@@ -89,15 +89,10 @@ struct Scheduler {
 
     /// A drainer asks for the next operation to start, coming from Dispatch or, if `isBack`, from
     /// the `start()` of its previous one; `nil`: none, the drainer ends. `needsDrainer`: start
-    /// another for the rest, as this one is busy with `operation`, or ends because it runs on a
-    /// Dispatch queue no longer the queue's (`isRetargeted`: its quality of service or
-    /// `underlyingQueue` changed).
-    mutating func nextToStart(isBack: Bool, isRetargeted: Bool) -> (
-        operation: Foundation.Operation?, needsDrainer: Bool
-    ) {
+    /// another for the rest, as this one is busy with `operation`.
+    mutating func nextToStart(isBack: Bool) -> (operation: Foundation.Operation?, needsDrainer: Bool) {
         if isBack { idleDrainers += 1 }
         idleDrainers -= 1
-        guard !isRetargeted else { return (nil, needsDrainer()) }
         guard let operation = starting.popFirst() else { return (nil, false) }
         return (operation, needsDrainer())
     }

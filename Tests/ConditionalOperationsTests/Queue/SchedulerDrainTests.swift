@@ -39,32 +39,3 @@ extension ConditionalOperationsTests {
         }
     }
 }
-
-extension ConditionalOperationsTests.SchedulerDrainTests {
-    /// A drainer running on the queue's former `underlyingQueue` starts nothing handed out after
-    /// the change: the operations added then run on the new one.
-    @Test func anOperationAddedAfterTheUnderlyingQueueChangedRunsOnTheNewOne() async {
-        let key = DispatchSpecificKey<String>()
-        let former = DispatchQueue(label: "former")
-        former.setSpecific(key: key, value: "former")
-        let new = DispatchQueue(label: "new")
-        new.setSpecific(key: key, value: "new")
-        let queue = ConditionalOperationQueue()
-        queue.underlyingQueue = former
-        let ranOn = Locked<String?>(nil)
-        // The new queue is busy until the former's work item running the first operation ended:
-        // only a drainer left behind there could start the second before.
-        let released = DispatchSemaphore(value: 0)
-        new.async { _ = released.wait(timeout: .now() + 10) }
-        let second = BlockOperation { ranOn.withLock { $0 = DispatchQueue.getSpecific(key: key) } }
-        let first = BlockOperation {
-            queue.underlyingQueue = new
-            queue.addOperation(second)
-            former.async { released.signal() }
-        }
-        let done = completionLatch([first, second])
-        queue.addOperation(first)
-        #expect(await done.wait())
-        #expect(ranOn.withLock { $0 } == "new")
-    }
-}
