@@ -47,19 +47,12 @@ extension ConditionalOperationQueue {
 
     /// One Dispatch work item starting the operations handed out, one after another, until none
     /// is left (``Scheduler/handOut(_:)``).
-    ///
-    /// The queue is `current` on its thread for all of them (they are all this queue's).
     private func drain() {
-        let outer = RunningQueue.enter(self)
-        defer { RunningQueue.leave(restoring: outer) }
         var isBack = false
         while true {
-            let (operation, another) = registry.withLock { registry in
-                let next = registry.scheduler.nextToStart(isBack: isBack)
-                return (next.operation, next.needsDrainer ? registry.target : nil)
-            }
-            guard let operation else { return }
-            another?.async { self.drain() }
+            let (next, target) = registry.withLock { ($0.scheduler.nextToStart(isBack: isBack), $0.target) }
+            guard let operation = next.operation else { return }
+            if next.needsDrainer { target.async { self.drain() } }
             start(operation)
             isBack = true
         }
@@ -68,7 +61,9 @@ extension ConditionalOperationQueue {
     private func start(_ operation: Foundation.Operation) {
         guard operation is ConditionalOperation else { return startPlain(operation) }
         // A `ConditionalOperation` tells its queue itself when it finished (`operationFinished`).
+        let outer = RunningQueue.enter(self)
         operation.start()
+        RunningQueue.leave(restoring: outer)
     }
 
     private func startPlain(_ operation: Foundation.Operation) {
@@ -87,7 +82,9 @@ extension ConditionalOperationQueue {
             if isUnreported.clear() { operationFinished(operation, errors: []) }
         }
         FinishWatcher(watching: operation, onFinish: finished)
+        let outer = RunningQueue.enter(self)
         operation.start()
+        RunningQueue.leave(restoring: outer)
         if operation.isFinished { finished() }
     }
 
