@@ -41,20 +41,9 @@ extension ConditionalOperationQueue {
 
     func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
         guard !operations.isEmpty else { return }
-        let (needsDrainer, current) = registry.withLock { ($0.scheduler.handOut(operations), $0.target) }
-        if needsDrainer { (target ?? current).async { self.drain() } }
-    }
-
-    /// One Dispatch work item starting the operations handed out, one after another, until none
-    /// is left (``Scheduler/handOut(_:)``).
-    private func drain() {
-        var isBack = false
-        while true {
-            let (next, target) = registry.withLock { ($0.scheduler.nextToStart(isBack: isBack), $0.target) }
-            guard let operation = next.operation else { return }
-            if next.needsDrainer { target.async { self.drain() } }
-            start(operation)
-            isBack = true
+        let target = target ?? registry.withLock { $0.target }
+        for operation in operations {
+            target.async { self.start(operation) }
         }
     }
 

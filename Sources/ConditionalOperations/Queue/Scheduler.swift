@@ -16,10 +16,6 @@ struct Scheduler {
     /// `queuePriority`, the highest first.
     private var waiting = [Line](repeating: Line(), count: 5)
     private var waitingCount = 0
-    /// Handed out and not yet started: the queue's drainers take them one at a time (``handOut(_:)``).
-    private var starting = Line()
-    /// Drainers on their way to take the next one: queued on Dispatch, or back from a `start()`.
-    private var idleDrainers = 0
 
     private var hasSlot: Bool {
         !isSuspended && (limit == OperationQueue.defaultMaxConcurrentOperationCount || running < limit)
@@ -73,34 +69,6 @@ struct Scheduler {
     mutating func setSuspended(_ suspended: Bool) -> [Foundation.Operation] {
         isSuspended = suspended
         return takeRunnable()
-    }
-
-    /// Operations handed out (by `submit`, `finished`, `setLimit`, `setSuspended`) join the line
-    /// of those to start; returns whether a new drainer must be started on Dispatch for them.
-    ///
-    /// A drainer is one Dispatch work item that starts operations one after another while there
-    /// are any, so a queue of short operations costs one work item for many, not one closure
-    /// each. Whenever operations wait to start, some drainer is on its way to them: one that
-    /// starts an operation that blocks never holds the others back.
-    mutating func handOut(_ operations: [Foundation.Operation]) -> Bool {
-        for operation in operations { starting.append(operation) }
-        return needsDrainer()
-    }
-
-    /// A drainer asks for the next operation to start, coming from Dispatch or, if `isBack`, from
-    /// the `start()` of its previous one; `nil`: none, the drainer ends. `needsDrainer`: start
-    /// another for the rest, as this one is busy with `operation`.
-    mutating func nextToStart(isBack: Bool) -> (operation: Foundation.Operation?, needsDrainer: Bool) {
-        if isBack { idleDrainers += 1 }
-        idleDrainers -= 1
-        guard let operation = starting.popFirst() else { return (nil, false) }
-        return (operation, needsDrainer())
-    }
-
-    private mutating func needsDrainer() -> Bool {
-        guard idleDrainers == 0, !starting.isEmpty else { return false }
-        idleDrainers += 1
-        return true
     }
 
     private mutating func takeRunnable() -> [Foundation.Operation] {
