@@ -7,6 +7,7 @@ extension Scenario {
         .chainPlain,
         .noopConditionalQueue,
         .dispatchFloor,
+        .operationFloor,
         .chainConditionalQueue,
         .exclusiveConditionalQueue,
         .limitedConditionalQueue,

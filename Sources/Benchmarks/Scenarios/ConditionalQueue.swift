@@ -1,6 +1,6 @@
 extension Scenario {
     /// The library's fixed cost per operation on its own queue, against Foundation's
-    /// `BlockOperation` on Foundation's queue.
+    /// `BlockOperation` on Foundation's queue, and against the Operation floor (``operationFloor``).
     static let noopConditionalQueue = Scenario(
         name: "noop-conditional-queue",
         summary:
@@ -11,7 +11,11 @@ extension Scenario {
                 TimedComparison(matchup: Matchup(shape: .independent, ours: .noopOnConditionalQueue))
                     .run(
                         label: "noop-cond-queue", n: n, settings: settings, limit: limit, target: .ratio(0.5))
-            ]
+            ] + OperationFloor.rows(n: n, settings: settings, limit: limit)
+        },
+        footnote: { _ in
+            "noop-cond-queue: the targets are ≤ 0.5× Foundation and, on the next row, ≤ 1.25× the Operation floor. "
+                + OperationFloor.footnote
         })
 
     /// A chain on `ConditionalOperationQueue`, which keeps waiting operations out of Foundation's
