@@ -3,6 +3,6 @@ extension ConditionalOperationQueue {
     /// `operation` to join; `nil` if there is none, and `operation` holds the key from now on.
     func coalescingHolder(_ key: String, for operation: ConditionalOperation) -> ConditionalOperation? {
         let key = InFlightKeys.Key(key, of: operation)
-        return registry.withLock { $0.inFlightKeys.holder(of: key, orClaimFor: operation) }
+        return storage.coalescingHolder(of: key, orClaimFor: operation)
     }
 }

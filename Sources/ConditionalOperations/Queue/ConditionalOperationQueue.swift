@@ -28,9 +28,9 @@ import Foundation
 /// ``unfinishedOperationCount`` and ``unfinishedOperations`` instead; and inside a running
 /// operation `OperationQueue.current` is not this queue: read ``current``.
 open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
-    // mutable state: behind `registry`'s lock
-    let registry = Locked(QueueRegistry())
-    /// Entered for each operation added, left once it finished and was forgotten by `registry`:
+    // mutable state: behind `storage`'s lock
+    let storage = QueueStorage()
+    /// Entered for each operation added, left once it finished and was forgotten by `storage`:
     /// what `waitUntilAllOperationsAreFinished()` waits for.
     let idle = DispatchGroup()
 
@@ -42,21 +42,17 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// Hears of the operations added and finished. Held weakly.
     public var delegate: (any ConditionalOperationQueueDelegate)? {
-        get { registry.withLock { $0.delegate } }
-        set { registry.withLock { $0.delegate = newValue } }
+        get { storage.delegate }
+        set { storage.delegate = newValue }
     }
 
     /// Sends every ``ConditionalOperation`` added from now on to `logger` (``OperationLogger``):
     /// its state changes, condition answers, category waits, cancels and finishes. `nil` (the
     /// default): nothing is logged, at no cost.
     public var logger: (any OperationLogger)? {
-        get { registry.withLock { $0.logChannel?.logger } }
+        get { storage.logChannel?.logger }
         set {
-            let channel = newValue.map(LogChannel.init)
-            let replaced = registry.withLock { registry in
-                defer { registry.logChannel = channel }
-                return registry.logChannel
-            }
+            let replaced = storage.setLogChannel(newValue.map(LogChannel.init))
             withExtendedLifetime(replaced) {}  // the user's logger may go here, unlocked
         }
     }
@@ -73,21 +69,18 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// Every operation added and not yet finished, waiting or running, in no particular order:
     /// what Foundation's `operations` lists on a plain `OperationQueue`.
     public var unfinishedOperations: [Foundation.Operation] {
-        registry.withLock { $0.operations }.filter { !$0.isFinished }
+        storage.operations.filter { !$0.isFinished }
     }
 
     /// Operations its dependency cycle searches visited so far, for tests (S9).
-    var cycleSearchVisits: Int { registry.withLock { $0.cycleSearchVisits } }
+    var cycleSearchVisits: Int { storage.cycleSearchVisits }
 
     /// Whether ``shutdown(gracePeriod:)`` was called.
-    public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
+    public var isShutDown: Bool { storage.isShutDown }
 
     /// Marks the queue shut down (S21); returns whether this call did.
     func beginShutdown() -> Bool {
-        registry.withLock { registry in
-            defer { registry.isShutDown = true }
-            return !registry.isShutDown
-        }
+        storage.shutDown() == .begin
     }
 
     // MARK: Running (how is in `+Scheduling`)
@@ -95,21 +88,21 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// At most this many operations run at once; `OperationQueue.defaultMaxConcurrentOperationCount`
     /// (the default): as many as Dispatch gives threads to.
     open override var maxConcurrentOperationCount: Int {
-        get { registry.withLock { $0.scheduler.limit } }
+        get { storage.limit }
         set {
             super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
             let limit = super.maxConcurrentOperationCount
-            run(registry.withLock { $0.scheduler.setLimit(limit) })
+            run(storage.setLimit(limit))
         }
     }
 
     /// While `true`, no operation starts; those running go on. Conditions are still evaluated
     /// and categories acquired meanwhile, as on any queue.
     open override var isSuspended: Bool {
-        get { registry.withLock { $0.scheduler.isSuspended } }
+        get { storage.isSuspended }
         set {
             super.isSuspended = newValue
-            run(registry.withLock { $0.scheduler.setSuspended(newValue) })
+            run(storage.setSuspended(newValue))
         }
     }
 
@@ -183,61 +176,13 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// the rest are still being added.
     private static let batchSize = 1024
 
-    /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
-    /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.
-    private func admit(_ operation: Foundation.Operation) -> Bool {
-        let conditional = operation as? ConditionalOperation
-        if let conditional, let isReady = admitDirectly(conditional) { return isReady }
-        let (delegate, barriers, logChannel, isShutDown) = registry.withLock {
-            ($0.delegate, $0.barriers, $0.logChannel, $0.isShutDown)
-        }
-        if isShutDown { Self.cancelForShutdown(operation) }  // S21: it finishes without running
-        delegate?.operationQueue(self, willAdd: operation)
-        for barrier in barriers where barrier !== operation { operation.addDependency(barrier) }
-        if let logChannel, let conditional { conditional.addLogChannel(logChannel) }
-        // Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
-        // readiness answers cheaply for the common operation without any; listing them costs more.
-        let dependencies =
-            conditional?.dependenciesFinished == true ? [] : operation.dependencies.filter { !$0.isFinished }
-        if conditional == nil, operation.isFinished || operation.isExecuting {
-            Self.trapAddedTwice(operation)
-        }
-        // A cycle is searched through `ConditionalOperation`s alone: among plain operations it is
-        // Foundation's to break (a cancel makes an operation ready there).
-        let (isKnown, cycle) = registry.withLock {
-            $0.add(operation, dependencies: conditional == nil ? [] : dependencies)
-        }
-        // A `ConditionalOperation` added twice traps itself, in `enqueue`.
-        if isKnown, conditional == nil { Self.trapAddedTwice(operation) }
-        if !isKnown { idle.enter() }
-        let isReady =
-            conditional?.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
-            ?? admitPlain(operation, dependencies: dependencies)
-        if !cycle.isEmpty { breakCycle(cycle) }
-        return isReady
-    }
-
-    /// ``admit(_:)`` for the common operation, in one lock trip: every dependency finished, and no
-    /// delegate, barrier, logger or shutdown to involve. `nil` where adding it involves more.
-    private func admitDirectly(_ operation: ConditionalOperation) -> Bool? {
-        guard operation.dependenciesFinished else { return nil }
-        let isKnown: Bool? = registry.withLock {
-            $0.admitsDirectly ? $0.add(operation, dependencies: []).isKnown : nil
-        }
-        guard let isKnown else { return nil }
-        // Added twice, it traps itself, in `enqueue`.
-        if !isKnown { idle.enter() }
-        return operation.enqueue(on: self, dependenciesFinished: true)
-    }
-
     /// Runs `barrier` once every operation added before it finished; operations added after it
     /// start only once it ran, as on any `OperationQueue`, including operations held back.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         let operation = BlockOperation(block: barrier)
-        let earlier = registry.withLock { $0.operations }
-        for earlier in earlier where earlier !== operation { operation.addDependency(earlier) }
-        registry.withLock { $0.addBarrier(operation) }
-        FinishWatcher(watching: operation) { [self] in registry.withLock { $0.removeBarrier(operation) } }
+        for earlier in storage.operations where earlier !== operation { operation.addDependency(earlier) }
+        storage.addBarrier(operation)
+        FinishWatcher(watching: operation) { [self] in storage.barrierFinished(operation) }
         addOperation(operation)
     }
 
@@ -245,15 +190,8 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// Cancels every operation added and not finished, waiting or running.
     open override func cancelAllOperations() {
-        for operation in registry.withLock({ $0.operations }) { operation.cancel() }
+        for operation in storage.operations { operation.cancel() }
         submitCancelledPlainOperations()
-    }
-
-    /// S13 for plain operations, which Foundation's queue would trap: one operation, one queue, once.
-    private static func trapAddedTwice(_ operation: Foundation.Operation) {
-        Misuse.trap(
-            "\(type(of: operation)) '\(operation.name ?? "")': added to a queue while already in one, executing "
-                + "or finished (S13: an operation is added to one queue, once)")
     }
 
     /// Blocks until every operation added finished.
@@ -269,7 +207,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     }
 
     /// Every operation of a dependency cycle finishes without executing (S9).
-    private func breakCycle(_ cycle: [Foundation.Operation]) {
+    func breakCycle(_ cycle: [Foundation.Operation]) {
         let conditionals = cycle.compactMap { $0 as? ConditionalOperation }
         for operation in conditionals { operation.markInCycle() }
         for operation in cycle where !(operation is ConditionalOperation) {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What a ``ConditionalOperationQueue`` knows of its operations (added, not yet finished): enough to
-/// count them, cancel or wait for them, place barriers, find dependency cycles, and run the ready
-/// ones (``Scheduler``).
+/// The dependency graph of a ``ConditionalOperationQueue``'s operations (added, not yet finished):
+/// enough to count them, cancel or wait for them, and find dependency cycles. The queue's own
+/// bookkeeping is its ``QueueStateMachine``'s.
 struct QueueRegistry {
     private struct Entry {
         let operation: Foundation.Operation
@@ -15,35 +15,14 @@ struct QueueRegistry {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Held weakly, read with the rest in one lock.
-    weak var delegate: (any ConditionalOperationQueueDelegate)?
     /// For an operation not (yet) added here: the operations of this queue that depend on it.
     private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
-    /// Barrier operations not yet finished: every operation added after one depends on it.
-    private(set) var barriers: [Foundation.Operation] = []
-    /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
-    var logChannel: LogChannel?
-    /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` was called (S21).
-    var isShutDown = false
-    /// Which of its ready operations run now.
-    var scheduler = Scheduler()
-    /// Where they run: the queue's `underlyingQueue`, else the global queue of its quality of service.
-    var target = DispatchQueue.global()
     /// S27: the operations whose coalescing key others join, until they finished.
     var inFlightKeys = InFlightKeys()
-    /// Plain operations waiting for their dependencies to finish before they are submitted (on a
-    /// queue with a concurrency limit).
-    var waitingPlain: [ObjectIdentifier: Foundation.Operation] = [:]
 
     var count: Int { entries.count }
     /// Operations the cycle searches visited so far, for tests (``closesCycle(dependencies:awaiting:)``).
     private(set) var cycleSearchVisits = 0
-
-    /// Nothing but the operations to involve in adding one: no delegate, barrier, logger or
-    /// shutdown.
-    var admitsDirectly: Bool {
-        barriers.isEmpty && logChannel == nil && !isShutDown && delegate == nil
-    }
 
     var operations: [Foundation.Operation] { entries.values.map(\.operation) }
 
@@ -93,22 +72,8 @@ struct QueueRegistry {
         return (isKnown, cycle.compactMap { entries[$0]?.operation })
     }
 
-    mutating func addBarrier(_ barrier: Foundation.Operation) {
-        barriers.append(barrier)
-    }
-
-    mutating func removeBarrier(_ barrier: Foundation.Operation) {
-        barriers.removeAll { $0 === barrier }
-    }
-
-    /// Forgets an operation that finished; returns whether it was known, and the delegate to tell.
-    mutating func finished(_ operation: Foundation.Operation) -> (
-        known: Bool, delegate: (any ConditionalOperationQueueDelegate)?
-    ) {
-        (remove(operation), delegate)
-    }
-
-    private mutating func remove(_ operation: Foundation.Operation) -> Bool {
+    /// Forgets an operation that finished; returns whether it was known.
+    mutating func remove(_ operation: Foundation.Operation) -> Bool {
         let id = ObjectIdentifier(operation)
         guard let entry = entries.removeValue(forKey: id) else { return false }
         if !inFlightKeys.isEmpty { inFlightKeys.release(id) }

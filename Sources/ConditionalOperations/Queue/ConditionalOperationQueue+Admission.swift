@@ -1,0 +1,136 @@
+import Foundation
+
+/// How a ``ConditionalOperationQueue`` takes an operation in: one trip through its storage when
+/// nothing else is involved (no delegate, barrier, logger or shutdown), two otherwise; and where a
+/// plain operation goes (``QueueStateMachine/PlainRoute``).
+extension ConditionalOperationQueue {
+    /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
+    /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.
+    func admit(_ operation: Foundation.Operation) -> Bool {
+        let conditional = operation as? ConditionalOperation
+        if conditional == nil, operation.isFinished || operation.isExecuting {
+            Self.trapAddedTwice(operation)
+        }
+        var dependencies = Self.unfinishedDependencies(of: operation, conditional)
+        let registration: QueueStorage.Registration
+        switch storage.admit(
+            operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies))
+        {
+        case .registered(let registered):
+            registration = registered
+        case .prepare(let preparation):
+            // S21: it finishes without running.
+            if preparation.isShutDown { Self.cancelForShutdown(operation) }
+            preparation.delegate?.operationQueue(self, willAdd: operation)
+            for barrier in preparation.barriers where barrier !== operation {
+                operation.addDependency(barrier)
+            }
+            if let logChannel = preparation.logChannel, let conditional {
+                conditional.addLogChannel(logChannel)
+            }
+            dependencies = Self.unfinishedDependencies(of: operation, conditional)
+            registration = storage.register(
+                operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies))
+        }
+        // A `ConditionalOperation` added twice traps itself, in `enqueue`.
+        if registration.isKnown, conditional == nil { Self.trapAddedTwice(operation) }
+        if !registration.isKnown { idle.enter() }
+        let isReady: Bool
+        if let conditional {
+            isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
+        } else if let route = registration.route {
+            isReady = perform(route, for: operation, dependencies: dependencies)
+        } else {
+            fatalError("\(type(of: operation)): a plain operation registered without a route")
+        }
+        if !registration.cycle.isEmpty { breakCycle(registration.cycle) }
+        return isReady
+    }
+
+    /// Only an operation with unfinished dependencies can be part of a cycle. Foundation's own
+    /// readiness answers cheaply for the common operation without any; listing them costs more.
+    private static func unfinishedDependencies(
+        of operation: Foundation.Operation, _ conditional: ConditionalOperation?
+    ) -> [Foundation.Operation] {
+        conditional?.dependenciesFinished == true ? [] : operation.dependencies.filter { !$0.isFinished }
+    }
+
+    /// A plain operation's facts for its route, read unlocked (they may be overridden); `nil` for a
+    /// ``ConditionalOperation``.
+    private static func plainFacts(of operation: Foundation.Operation, _ dependencies: [Foundation.Operation])
+        -> QueueStateMachine.PlainFacts?
+    {
+        operation is ConditionalOperation
+            ? nil : plainFacts(of: operation, awaitsDependencies: !dependencies.isEmpty)
+    }
+
+    static func plainFacts(of operation: Foundation.Operation, awaitsDependencies: Bool)
+        -> QueueStateMachine.PlainFacts
+    {
+        let isCancelled = operation.isCancelled
+        return QueueStateMachine.PlainFacts(
+            isCancelled: isCancelled, isReady: !isCancelled && !awaitsDependencies && operation.isReady,
+            awaitsDependencies: awaitsDependencies)
+    }
+
+    /// Sends a plain operation where its `route` says; returns whether it is to be submitted now
+    /// (the caller submits it).
+    func perform(
+        _ route: QueueStateMachine.PlainRoute, for operation: Foundation.Operation,
+        dependencies: [Foundation.Operation]
+    ) -> Bool {
+        switch route {
+        case .submit:
+            return true
+        case .handToFoundation:
+            handToFoundation(operation)
+        case .awaitDependencies:
+            watchDependencies(dependencies, of: operation)
+        case .none:
+            break
+        }
+        return false
+    }
+
+    private func handToFoundation(_ operation: Foundation.Operation) {
+        FinishWatcher(watching: operation) { [self] in
+            operationFinished(operation, errors: [], heldASlot: false)
+        }
+        super.addOperation(operation)
+    }
+
+    /// Once the last of `dependencies` finished, `operation` (waiting in the machine) goes on.
+    private func watchDependencies(_ dependencies: [Foundation.Operation], of operation: Foundation.Operation)
+    {
+        let remaining = Locked(dependencies.count)
+        for dependency in dependencies {
+            FinishWatcher(watching: dependency) { [self] in
+                let isLast = remaining.withLock { count in
+                    count -= 1
+                    return count == 0
+                }
+                guard isLast else { return }
+                let unfinished = operation.dependencies.filter { !$0.isFinished }
+                let facts = Self.plainFacts(of: operation, awaitsDependencies: !unfinished.isEmpty)
+                let route = storage.plainDependenciesFinished(operation, facts: facts)
+                if perform(route, for: operation, dependencies: unfinished) { submit([operation]) }
+            }
+        }
+    }
+
+    /// Plain operations waiting for their dependencies that were cancelled: they run now, and
+    /// finish at once, as on Foundation's queue.
+    func submitCancelledPlainOperations() {
+        // `isCancelled` may be overridden: read outside the lock.
+        let cancelled = storage.waitingPlain.filter(\.isCancelled)
+        let taken = storage.takeCancelledPlain(cancelled)
+        if !taken.isEmpty { submit(taken) }
+    }
+
+    /// S13 for plain operations, which Foundation's queue would trap: one operation, one queue, once.
+    static func trapAddedTwice(_ operation: Foundation.Operation) {
+        Misuse.trap(
+            "\(type(of: operation)) '\(operation.name ?? "")': added to a queue while already in one, executing "
+                + "or finished (S13: an operation is added to one queue, once)")
+    }
+}

@@ -1,0 +1,52 @@
+#if LOCK_COUNTING
+    import Foundation
+    import Testing
+
+    @testable import ConditionalOperations
+
+    extension ConditionalOperationsTests.LockTripTests {
+        final class SilentDelegate: ConditionalOperationQueueDelegate {}
+
+        /// The queue admits an operation in one trip through its lock when nothing else is involved,
+        /// two when a delegate, barrier, logger or shutdown is, a plain operation's route included.
+        @Test func aNoOpOperationOnAQueueWithADelegate() {
+            let delegate = SilentDelegate()
+            let queue = ConditionalOperationQueue()
+            queue.delegate = delegate
+            let trips = Self.fewestTrips { Self.run(on: queue) { ConditionalOperation() } }
+            Swift.print("lock trips, no-op, ConditionalOperationQueue with a delegate: \(trips)")
+            // 9 when the queue looked for a way to admit it in one trip first.
+            #expect(trips <= Self.bound(linux: 8))
+            withExtendedLifetime(delegate) {}
+        }
+
+        @Test func aBlockOperationOnAConditionalOperationQueue() {
+            let queue = ConditionalOperationQueue()
+            let trips = Self.fewestTrips { Self.run(on: queue) { BlockOperation {} } }
+            Swift.print("lock trips, BlockOperation, ConditionalOperationQueue: \(trips)")
+            // 9 when a plain operation took two trips to be admitted; Foundation's threads make it
+            // vary by two.
+            #expect(trips <= Self.bound(linux: 8))
+        }
+
+        /// With a concurrency limit, a plain operation with an unfinished dependency waits in the
+        /// queue's machine: its route is decided in the trip that registers it.
+        @Test func aBlockOperationWaitingForItsDependencyOnALimitedQueue() {
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let trips = Self.fewestTrips {
+                let dependency = BlockOperation {}
+                let operation = BlockOperation {}
+                operation.addDependency(dependency)
+                queue.addOperation(operation)
+                queue.addOperation(dependency)
+                queue.waitUntilAllOperationsAreFinished()
+            }
+            Swift.print(
+                "lock trips, BlockOperation and its dependency, limited ConditionalOperationQueue: \(trips)")
+            // 23 to 27 when its admission took four trips and its route was decided apart; 18 to
+            // 20 now, as Foundation's threads happen to run.
+            #expect(trips <= Self.bound(linux: 22))
+        }
+    }
+#endif
