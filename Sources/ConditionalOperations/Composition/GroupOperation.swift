@@ -234,7 +234,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
 
     /// One child (or the start, `nil`) finished; the last one ends the group.
     private func countFinished(_ child: Foundation.Operation?, errors: [any Error]) {
-        let (write, action) = withOwnLock {
+        var (write, action) = withOwnLock {
             // The progress first: counting the last child ends the group and lets go of it.
             (
                 child.flatMap { lockedGroup.progressChildFinished($0) },
@@ -242,14 +242,12 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
             )
         }
         if let write { writeProgress(write) }
-        switch action {
-        case .none:
-            break
-        case .end(let ending, let errors, let progress, _):
-            // The queue the group let go of is dropped here, unlocked (its deinit may take a lock).
-            if let progress { writeCounts(progress) }
-            end(ending, errors: errors)
-        }
+        guard case .end(let ending, let errors, let progress, _) = action else { return }
+        // What the group let go of (its queue, S12) is dropped here, unlocked, before it finishes:
+        // a deinit may take the operation's lock.
+        action = .none
+        if let progress { writeCounts(progress) }
+        end(ending, errors: errors)
     }
 
     /// The last child finished: the group finishes as it started, executing or not.
