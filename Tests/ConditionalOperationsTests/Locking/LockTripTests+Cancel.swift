@@ -77,5 +77,36 @@
             Swift.print("lock trips, cancel while executing, AsyncOperation: \(trips)")
             #expect(trips <= Self.bound(linux: 3))
         }
+
+        /// A child that executes until finished by hand, also once cancelled.
+        final class HeldChild: ConditionalOperation, @unchecked Sendable {
+            let executing = Latch()
+            override var finishesWhenCancelled: Bool { false }
+            override func execute() { executing.countDown() }
+        }
+
+        /// A `GroupOperation` reaches its children in the cancel's own trip through its lock:
+        /// 11 trips for the cancel of a running group of one child, that child's cancel included
+        /// (13 while the group kept its children behind a lock of its own).
+        @Test func cancellingARunningGroup() async {
+            var children: [ObjectIdentifier: HeldChild] = [:]
+            let trips = await Self.cancelTrips(
+                {
+                    let child = HeldChild()
+                    let group = GroupOperation(operations: [child])
+                    children[ObjectIdentifier(group)] = child
+                    return group
+                },
+                begin: { group in
+                    #expect(await children[ObjectIdentifier(group)]!.executing.wait())
+                },
+                end: { group in
+                    children[ObjectIdentifier(group)]!.finish()
+                    await waitUntil { group.isFinished }
+                    #expect(group.isFinished)
+                })
+            Swift.print("lock trips, cancel while executing, group of 1 child: \(trips)")
+            #expect(trips <= Self.bound(linux: 11))
+        }
     }
 #endif
