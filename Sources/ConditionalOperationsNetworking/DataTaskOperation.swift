@@ -85,9 +85,11 @@ open class DataTaskOperation: ResultOperation<HTTPResponseBody>, @unchecked Send
     }
 
     /// Cancels the operation and its task.
+    ///
+    /// The task is taken (or, before it is made, the cancel is recorded for it) in the cancel's
+    /// own trip through the lock, and cancelled once unlocked.
     open override func cancel() {
-        super.cancel()
-        withOwnLock { lockedTask.cancel() }?.cancel()
+        cancel(recording: { _ in lockedTask.cancel() })?.cancel()
     }
 
     /// What the task's completion means.

@@ -89,9 +89,11 @@ open class AsyncOperation<Output: Sendable>: ResultOperation<Output>, @unchecked
     }
 
     /// Cancels the operation and the task running ``run()``.
+    ///
+    /// The task is taken (or, before it is made, the cancel is recorded for it) in the cancel's
+    /// own trip through the lock, and cancelled once unlocked.
     open override func cancel() {
-        super.cancel()
-        withOwnLock { lockedTask.cancel() }?.cancel()
+        cancel(recording: { _ in lockedTask.cancel() })?.cancel()
     }
 
     /// S22: the task running ``run()`` is made here, in `queue.run`'s caller, as a `Task {}` made

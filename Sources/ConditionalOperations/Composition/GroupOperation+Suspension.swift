@@ -25,8 +25,8 @@ extension GroupOperation {
     /// that each of them finishes without executing, and finishes after them; `isSuspended` keeps
     /// the value it was given.
     public var isSuspended: Bool {
-        get { group.withLock { $0.isSuspended } }
-        set { suspendQueue(group.withLock { $0.setSuspended(newValue) }) }
+        get { withOwnLock { lockedGroup.isSuspended } }
+        set { suspendQueue(withOwnLock { lockedGroup.setSuspended(newValue) }) }
     }
 
     /// Writes the suspension of the children's queue that the group's machine asked for, then
@@ -37,7 +37,7 @@ extension GroupOperation {
         var write = suspension
         while let next = write {
             next.queue.isSuspended = next.isSuspended
-            write = group.withLock { $0.queueSuspension(after: next.change) }
+            write = withOwnLock { lockedGroup.queueSuspension(after: next.change) }
         }
     }
 }

@@ -48,20 +48,22 @@ import Foundation
 /// A subclass overriding ``execute()`` adds its children first and then calls `super.execute()`,
 /// which starts them.
 open class GroupOperation: ConditionalOperation, @unchecked Sendable {
-    // mutable state: behind `group`'s lock
-    /// The children, under one lock.
-    let group: Locked<GroupStateMachine>
+    // mutable state: `lockedGroup`, behind the operation's own lock (`withOwnLock`)
+    /// The children. Only reached under the operation's own lock, which makes every access
+    /// exclusive: the group takes no lock of its own, and its cancel reaches its children in the
+    /// cancel's own trip through that lock.
+    @exclusivity(unchecked) var lockedGroup: GroupStateMachine
 
     /// Creates a group of `operations`; more can be added with ``addOperation(_:)``.
     public init(operations: [Foundation.Operation] = []) {
         let queue = ConditionalOperationQueue()
         queue.isSuspended = true
         queue.name = "GroupOperation"
-        group = Locked(GroupStateMachine(queue: queue, children: operations))
+        lockedGroup = GroupStateMachine(queue: queue, children: operations)
         super.init()
         let tracker = GroupChildTracker(group: self)
         queue.delegate = tracker
-        group.withLock { $0.track(with: tracker) }
+        withOwnLock { lockedGroup.track(with: tracker) }
         drainBeforeFinishing()
         for operation in operations { adopt(operation) }
     }
@@ -74,7 +76,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// once (and is cancelled first if the group was cancelled). Once the group finished, the
     /// child is cancelled and run on a queue of the library.
     public func addOperation(_ operation: Foundation.Operation) {
-        let (action, counted) = group.withLock { ($0.add(operation), $0.progressChildAdded(operation)) }
+        let (action, counted) = withOwnLock {
+            (lockedGroup.add(operation), lockedGroup.progressChildAdded(operation))
+        }
         countProgress(of: operation, adopt: counted.adopt, write: counted.write)
         switch action {
         case .adopt(let cancel):
@@ -121,14 +125,14 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// ``addOperation(_:)``, produced by a child, or a child's condition dependency. The group
     /// keeps them as long as it lives.
     public var children: [Foundation.Operation] {
-        group.withLock { $0.children.all }
+        withOwnLock { lockedGroup.children.all }
     }
 
     /// Whether the group handed its children to its queue (it executes, or started without
     /// executing): until then they wait for it (a child's diagnosis says so, S31).
     var hasStarted: Bool {
-        group.withLock { group in
-            if case .waiting = group.state { return false }
+        withOwnLock {
+            if case .waiting = lockedGroup.state { return false }
             return true
         }
     }
@@ -142,11 +146,11 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// downloads.maxConcurrentChildren = 2
     /// ```
     public var maxConcurrentChildren: Int {
-        get { group.withLock { $0.maxConcurrentChildren } }
+        get { withOwnLock { lockedGroup.maxConcurrentChildren } }
         set {
-            let queue = group.withLock { group in
-                group.maxConcurrentChildren = newValue
-                return group.queue
+            let queue = withOwnLock {
+                lockedGroup.maxConcurrentChildren = newValue
+                return lockedGroup.queue
             }
             queue?.maxConcurrentOperationCount = newValue
         }
@@ -172,10 +176,14 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
 
     /// Cancels the group and every child, including those held back by a dependency or a
     /// condition and those added later (S11).
+    ///
+    /// The group's children are told of the cancel in the cancel's own trip through the lock: a
+    /// child added once the group counts as cancelled is cancelled as it is added.
     open override func cancel() {
-        super.cancel()
-        guard isCancelled else { return }  // finishing had begun: nothing left to cancel
-        guard case .cancel(let children, let suspension) = group.withLock({ $0.cancel() }) else { return }
+        // A cancel that does not count (finishing had begun, or cancelled already) leaves nothing
+        // to cancel.
+        let action = cancel(recording: { counts in counts ? lockedGroup.cancel() : .none })
+        guard case .cancel(let children, let suspension) = action else { return }
         guard let suspension else {
             // The group has not started: its queue is suspended until then.
             for child in children { child.cancel() }
@@ -183,17 +191,17 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         }
         suspendQueue(suspension)
         for child in children { child.cancel() }
-        suspendQueue(group.withLock { $0.childrenCancelled() })
+        suspendQueue(withOwnLock { lockedGroup.childrenCancelled() })
     }
 
     /// Hands the waiting children to the queue and starts it.
     private func start(_ ending: GroupStateMachine.Ending) {
-        let action = group.withLock { $0.start(ending) }
+        let action = withOwnLock { lockedGroup.start(ending) }
         switch action {
         case .start(let queue, let children):
             queue.qualityOfService = qualityOfService
             for child in children { queue.addOperation(child) }
-            suspendQueue(group.withLock { $0.started() })
+            suspendQueue(withOwnLock { lockedGroup.started() })
             countFinished(nil, errors: [])
         }
     }
@@ -211,31 +219,35 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// and scope its exclusivity categories (S7).
     func childWillBeAdded(_ child: Foundation.Operation) {
         adopt(child)
-        let (cancels, counted) = group.withLock { ($0.childWillBeAdded(child), $0.progressChildAdded(child)) }
+        let (cancels, counted) = withOwnLock {
+            (lockedGroup.childWillBeAdded(child), lockedGroup.progressChildAdded(child))
+        }
         countProgress(of: child, adopt: counted.adopt, write: counted.write)
         if cancels && !child.isCancelled { child.cancel() }
     }
 
     /// The queue saw `child` finish with `errors`.
     func childFinished(_ child: Foundation.Operation, errors: [any Error]) {
-        guard group.withLock({ $0.isRunning }) else { return }
+        guard withOwnLock({ lockedGroup.isRunning }) else { return }
         countFinished(child, errors: self.child(child, didFinishWith: errors))
     }
 
     /// One child (or the start, `nil`) finished; the last one ends the group.
     private func countFinished(_ child: Foundation.Operation?, errors: [any Error]) {
-        let (write, action) = group.withLock { group in
+        var (write, action) = withOwnLock {
             // The progress first: counting the last child ends the group and lets go of it.
-            (child.flatMap { group.progressChildFinished($0) }, group.childFinished(child, errors: errors))
+            (
+                child.flatMap { lockedGroup.progressChildFinished($0) },
+                lockedGroup.childFinished(child, errors: errors)
+            )
         }
         if let write { writeProgress(write) }
-        switch action {
-        case .none:
-            break
-        case .end(let ending, let errors, let progress):
-            if let progress { writeCounts(progress) }
-            end(ending, errors: errors)
-        }
+        guard case .end(let ending, let errors, let progress, _) = action else { return }
+        // What the group let go of (its queue, S12) is dropped here, unlocked, before it finishes:
+        // a deinit may take the operation's lock.
+        action = .none
+        if let progress { writeCounts(progress) }
+        end(ending, errors: errors)
     }
 
     /// The last child finished: the group finishes as it started, executing or not.

@@ -2,9 +2,10 @@ import Foundation
 
 /// The children of one ``GroupOperation`` as a value with no side effects (S11).
 ///
-/// Each event returns what the group must do once it has released its lock: start the children,
-/// cancel them, finish. The count of unfinished children and the errors they finished with change
-/// together, under that one lock, or a last child could finish the group before a slower one's
+/// Kept under the group's own operation lock (`withOwnLock`), the one its operation machine is
+/// behind. Each event returns what the group must do once it has released that lock: start the
+/// children, cancel them, finish. The count of unfinished children and the errors they finished
+/// with change together, under that one lock, or a last child could finish the group before a slower one's
 /// errors were added.
 struct GroupStateMachine {
     /// How a started group ends once its last child finished.
@@ -217,8 +218,10 @@ struct GroupStateMachine {
         case none
         /// The last child finished: the group ends this way, with all its children's errors.
         /// `progress` completes the group's progress, if it was made, with every child it counted:
-        /// write it before the group finishes, whoever else is writing (S31).
-        case end(Ending, errors: [any Error], progress: GroupProgressTally.Write?)
+        /// write it before the group finishes, whoever else is writing (S31). `released` is what
+        /// the group let go of (S12), handed out to be dropped once unlocked: the lock is the
+        /// operation's, which a deinit may take.
+        case end(Ending, errors: [any Error], progress: GroupProgressTally.Write?, released: Running)
     }
 
     /// `child` finished with `errors`; `nil` for the start, once the first children were added.
@@ -241,7 +244,7 @@ struct GroupStateMachine {
             // A writer may still be writing older counts, and would stop here without the rest.
             let finalWrite = progress?.finalWrite()
             progress = nil  // S12
-            return .end(running.ending, errors: running.errors, progress: finalWrite)
+            return .end(running.ending, errors: running.errors, progress: finalWrite, released: running)
         case .waiting, .finished:
             // Not counted (a child that was cancelled and run on the library's queue).
             return .none

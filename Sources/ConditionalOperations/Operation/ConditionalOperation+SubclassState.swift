@@ -26,9 +26,12 @@ extension ConditionalOperation {
     /// (a composite its attempts) in the cancel's own trip, so that whatever races the cancel
     /// comes before both or after both. `record` follows the rules of ``withOwnLock(_:)``; what
     /// it returns is handed back, to be acted on once unlocked.
+    ///
+    /// `package`: the networking module of this package (`DataTaskOperation`) cancels its task
+    /// this way; it is not API for the package's users.
     @discardableResult
     @inline(__always)
-    func cancel<Recorded>(recording record: (_ counts: Bool) -> Recorded) -> Recorded {
+    package func cancel<Recorded>(recording record: (_ counts: Bool) -> Recorded) -> Recorded {
         // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
         // the cancel's own trip through the lock, so that a finish comes before both or after both.
         let error = CancelErrorHandoff.take(for: self)

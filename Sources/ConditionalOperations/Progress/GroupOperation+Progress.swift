@@ -21,7 +21,7 @@ import Foundation
 extension GroupOperation {
     /// The group's progress was just made (``ConditionalOperation/makeProgress()``).
     func progressWasMade(_ progress: Progress) {
-        let (children, write) = group.withLock { $0.makeProgress(progress) }
+        let (children, write) = withOwnLock { lockedGroup.makeProgress(progress) }
         if let write { writeProgress(write) }
         for child in children { adoptProgress(of: child) }
     }
@@ -35,10 +35,10 @@ extension GroupOperation {
     /// Makes `child`'s progress a child of the group's, if the group is the first to ask for it.
     private func adoptProgress(of child: ConditionalOperation) {
         let (childProgress, made) = child.makeProgress()
-        if made, let parent = group.withLock({ $0.progress?.progress }) {
+        if made, let parent = withOwnLock({ lockedGroup.progress?.progress }) {
             ProgressWrites.perform { parent.addChild(childProgress, withPendingUnitCount: 1) }
         }
-        if let write = group.withLock({ $0.progressResolved(ObjectIdentifier(child), adopted: made) }) {
+        if let write = withOwnLock({ lockedGroup.progressResolved(ObjectIdentifier(child), adopted: made) }) {
             writeProgress(write)
         }
     }
@@ -48,7 +48,7 @@ extension GroupOperation {
         var write: GroupProgressTally.Write? = first
         while let next = write {
             writeCounts(next)
-            write = group.withLock { $0.nextProgressWrite() }
+            write = withOwnLock { lockedGroup.nextProgressWrite() }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The units of a ``GroupOperation``'s progress, kept under the group's lock once its progress
-/// was asked for: one unit per child.
+/// The units of a ``GroupOperation``'s progress, kept under the group's own operation lock once
+/// its progress was asked for: one unit per child.
 ///
 /// A `ConditionalOperation` child whose progress the group made counts through that progress,
 /// added as a child of the group's (so a child reporting steps moves the group's fraction too);

@@ -118,7 +118,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let described =
                 switch machine.childFinished(first, errors: [TestError(1)]) {
                 case .none: "none"
-                case .end(let ending, let errors, _): "end \(ending) \(testErrorIDs(errors))"
+                case .end(let ending, let errors, _, _): "end \(ending) \(testErrorIDs(errors))"
                 }
             #expect(described == action)
             #expect(Self.describe(machine.state) == next)
@@ -141,7 +141,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 Issue.record("the group ended before its first child")
                 return
             }
-            guard case .end(.finish, let errors, _) = machine.childFinished(first, errors: [TestError(1)])
+            guard case .end(.finish, let errors, _, _) = machine.childFinished(first, errors: [TestError(1)])
             else {
                 Issue.record("the last child did not end the group")
                 return

@@ -24,7 +24,7 @@ extension ConditionalOperationsTests.CompositionTests {
 
         /// The group's own queue, where its children run, while it has one.
         static func childrenQueue(of group: GroupOperation) -> ConditionalOperationQueue? {
-            group.group.withLock { $0.queue }
+            group.withOwnLock { group.lockedGroup.queue }
         }
 
         @Test func S30_isSuspendedIsFalseUnlessSetAndKeepsTheValueGiven() {

@@ -70,7 +70,7 @@ extension ConditionalOperationsTests {
             // that made the progress is while the group starts, runs and finishes: the children's
             // counts then wait for it, and the group's end must write them itself.
             let progress = Progress.discreteProgress(totalUnitCount: 1)
-            let pending = group.group.withLock { $0.makeProgress(progress) }.write
+            let pending = group.withOwnLock { group.lockedGroup.makeProgress(progress) }.write
             #expect(pending?.total == 3)
             ConditionalOperationQueue().addOperation(group)
             try await group.waitUntilFinished(timeout: 10)
