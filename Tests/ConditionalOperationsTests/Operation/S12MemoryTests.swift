@@ -41,6 +41,9 @@ extension ConditionalOperationsTests {
             }
             operation.finish()
             await operation.waitUntilFinished()
+            // The thread that told the observers lets go of its copy of them as it returns, which may
+            // come after the waiter resumed: bounded, as for the produced operation.
+            await waitUntil { weakObserver == nil && weakCondition == nil }
             #expect(weakObserver == nil)
             #expect(weakCondition == nil)
             await waitUntil { weakProduced == nil }
