@@ -80,12 +80,6 @@ struct RateLine<Request: AnyObject> {
             return
         }
         head += 1
-        if head == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 64, head * 2 > waiting.count {
-            waiting.removeFirst(head)
-            head = 0
-        }
+        waiting.dropConsumedPrefix(head: &head)
     }
 }

@@ -62,13 +62,7 @@ struct RateWindow: Sendable {
         guard taken.count - head < permits else {
             fatalError("RateWindow: a permit taken at \(now) with none free (\(permits) per \(interval) ns)")
         }
-        if head == taken.count {
-            taken.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 64, head * 2 > taken.count {
-            taken.removeFirst(head)
-            head = 0
-        }
+        taken.dropConsumedPrefix(head: &head)
         taken.append(max(now, taken.last ?? 0))
     }
 

@@ -75,13 +75,7 @@ struct RequestLine<Request: LineRequest> {
             let next = waiting[head]
             visits += 1
             head += 1
-            if head == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 64, head * 2 > waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
+            waiting.dropConsumedPrefix(head: &head)
             guard next.isReleased else { return next }
             gaps -= 1
         }

@@ -113,13 +113,7 @@ struct Scheduler {
                 let first = operations[head]
                 operations[head] = nil
                 head += 1
-                if head == operations.count {
-                    operations.removeAll(keepingCapacity: true)
-                    head = 0
-                } else if head > 64, head * 2 > operations.count {
-                    operations.removeFirst(head)
-                    head = 0
-                }
+                operations.dropConsumedPrefix(head: &head)
                 guard let first else {
                     gaps -= 1
                     continue
