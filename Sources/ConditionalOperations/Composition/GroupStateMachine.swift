@@ -217,8 +217,8 @@ struct GroupStateMachine {
     enum ChildFinishedAction {
         case none
         /// The last child finished: the group ends this way, with all its children's errors.
-        /// `progress` completes the group's progress, if it was made, with every child it counted:
-        /// write it before the group finishes, whoever else is writing (S31). `released` is what
+        /// `progress` is what the group's progress, if it was made, still has to be told of every
+        /// child it counted: write it before the group finishes, whoever else is writing (S31). `released` is what
         /// the group let go of (S12), handed out to be dropped once unlocked: the lock is the
         /// operation's, which a deinit may take.
         case end(Ending, errors: [any Error], progress: GroupProgressTally.Write?, released: Running)

@@ -35,10 +35,19 @@ extension GroupOperation {
     /// Makes `child`'s progress a child of the group's, if the group is the first to ask for it.
     private func adoptProgress(of child: ConditionalOperation) {
         let (childProgress, made) = child.makeProgress()
+        var adopted = false
         if made, let parent = withOwnLock({ lockedGroup.progress?.progress }) {
-            ProgressWrites.perform { parent.addChild(childProgress, withPendingUnitCount: 1) }
+            // A finished child's progress is complete, and the group may have completed its own
+            // meanwhile (with the same lock): added now, it would count a second time, past the
+            // total. Its unit is the tally's instead.
+            adopted = ProgressWrites.perform {
+                guard !child.isFinished else { return false }
+                parent.addChild(childProgress, withPendingUnitCount: 1)
+                return true
+            }
         }
-        if let write = withOwnLock({ lockedGroup.progressResolved(ObjectIdentifier(child), adopted: made) }) {
+        if let write = withOwnLock({ lockedGroup.progressResolved(ObjectIdentifier(child), adopted: adopted) }
+        ) {
             writeProgress(write)
         }
     }

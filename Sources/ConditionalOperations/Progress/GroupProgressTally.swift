@@ -90,11 +90,12 @@ struct GroupProgressTally {
         return nextWrite()
     }
 
-    /// The group finished: every child it counted, done. Written by the thread that ends the
-    /// group, while a writer may still be writing older counts: a write never lowers a total.
+    /// The group finished: what no writer wrote yet, written by the thread that ends the group,
+    /// while a writer may still be writing older counts (a write never lowers a total). The units
+    /// of children whose progress counts itself are not written: Foundation adds them as those
+    /// progresses complete, and the group's own finish completes what is left.
     func finalWrite() -> Write {
-        let units = max(total, 1)
-        return Write(progress: progress, total: units, completed: units)
+        Write(progress: progress, total: max(total, 1), completed: unwrittenCompleted)
     }
 
     /// The writer's next write, or `nil`: it stops.
