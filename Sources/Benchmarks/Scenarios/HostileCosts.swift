@@ -6,42 +6,37 @@ extension Scenario {
     /// A category with `limit: 2` whose first unit one long operation holds throughout, while n
     /// short ones take turns with the other: the µs per short operation must not grow with n
     /// (issue 34, finding 7). The library's side alone: Foundation has no counterpart.
-    static let exclusiveLongHolder = Scenario(
-        name: "exclusive-long-holder",
+    static let exclusiveLongHolder = HostileCost.scenario(
+        name: "exclusive-long-holder", label: "long-holder-limit-2",
         summary:
-            "n short operations through a category with limit 2 whose other unit one long operation holds: µs per operation should stay flat",
-        defaultSizes: [2_000, 20_000],
-        measure: { n, settings, limit in
-            guard settings.sides.contains(.ours) else { return [] }
-            return [
-                HostileCost.row(label: "long-holder-limit-2", n: n, settings: settings, limit: limit) {
-                    HostileCost.shortOperationsBesideALongHolder(n)
-                }
-            ]
-        },
-        footnote: { rows in HostileCost.footnote("long-holder-limit-2", rows) })
+            "n short operations through a category with limit 2 whose other unit one long operation holds: µs per operation should stay flat"
+    ) { n in HostileCost.shortOperationsBesideALongHolder(n) }
 
     /// n operations added to a `ConditionalOperationQueue`, each depending on the end of an
     /// unfinished chain of n operations and awaited by an operation added before it: the µs per
     /// admission must not grow with n (issue 34, finding 7). Only the admissions are timed.
-    static let admissionBesideLongChain = Scenario(
-        name: "admission-long-chain",
+    static let admissionBesideLongChain = HostileCost.scenario(
+        name: "admission-long-chain", label: "admission-long-chain",
         summary:
-            "adding n operations that depend on an unfinished chain of n and that earlier operations depend on: µs per admission should stay flat",
-        defaultSizes: [2_000, 20_000],
-        measure: { n, settings, limit in
-            guard settings.sides.contains(.ours) else { return [] }
-            return [
-                HostileCost.row(label: "admission-long-chain", n: n, settings: settings, limit: limit) {
-                    HostileCost.admissionsBesideALongChain(n)
-                }
-            ]
-        },
-        footnote: { rows in HostileCost.footnote("admission-long-chain", rows) })
+            "adding n operations that depend on an unfinished chain of n and that earlier operations depend on: µs per admission should stay flat"
+    ) { n in HostileCost.admissionsBesideALongChain(n) }
 }
 
 /// The rounds of the scenarios above: one side, the median of the rounds after a warm-up.
 enum HostileCost {
+    /// A scenario of the library's side alone, one row `label` per size, timing `workload`.
+    static func scenario(
+        name: String, label: String, summary: String, workload: @escaping @Sendable (Int) -> Duration
+    ) -> Scenario {
+        Scenario(
+            name: name, summary: summary, defaultSizes: [2_000, 20_000],
+            measure: { n, settings, limit in
+                guard settings.sides.contains(.ours) else { return [] }
+                return [HostileCost.row(label: label, n: n, settings: settings, limit: limit) { workload(n) }]
+            },
+            footnote: { rows in HostileCost.footnote(label, rows) })
+    }
+
     static func row(
         label: String, n: Int, settings: Settings, limit: Duration, round: @escaping @Sendable () -> Duration
     ) -> Row {
