@@ -27,7 +27,7 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
                         rate.nextPermit > 0
                         ? "next permit in \(Self.seconds(rate.nextPermit))" : "a permit is free"
                     return
-                        "rate limit '\(wait.category)' (\(rate.permits) per \(Self.seconds(rate.interval.timeInterval)); "
+                        "rate limit '\(wait.category)' (\(rate.permits) per \(Self.interval(rate.interval)); "
                         + "\(next), \(wait.ahead) ahead)"
                 }
                 let holder = wait.holder.map { "held by \($0), " } ?? ""
@@ -71,5 +71,13 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
 
     private static func seconds(_ seconds: TimeInterval) -> String {
         seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s"
+    }
+
+    /// A rate's interval as it was given, not rounded to a tenth of a second: a rate of 10 per
+    /// 50 ms is not one of 10 per 0.1 s.
+    private static func interval(_ interval: Duration) -> String {
+        let milliseconds = interval / .milliseconds(1)
+        return milliseconds < 1000
+            ? String(format: "%g ms", milliseconds) : String(format: "%g s", milliseconds / 1000)
     }
 }

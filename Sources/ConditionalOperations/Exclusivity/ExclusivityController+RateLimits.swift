@@ -61,8 +61,9 @@ extension ExclusivityController {
         let (grants, wakes) = state.withLock { state -> ([Grant], [RateWake]) in
             guard let bucket = state.rates[key] else { return ([], []) }
             bucket.isWakeScheduled = false
-            let grants = bucket.line.admitted(at: state.clock.now).compactMap { state.grant($0) }
-            state.wakeWhenTimeFrees([bucket])
+            var time = ClockReading(state.clock)
+            let grants = bucket.line.admitted(at: time.now).compactMap { state.grant($0, time: &time) }
+            state.wakeWhenTimeFrees([bucket], time: &time)
             return (grants, state.takeWakes())
         }
         schedule(wakes)
@@ -86,10 +87,13 @@ extension ExclusivityController.State {
 
     /// Takes `request`, withdrawn before its permits, out of its rate limits' lines; returns the
     /// grants of the requests that thereby came within the permits free and now hold everything.
-    mutating func withdrawFromRates(_ request: Request) -> [ExclusivityController.Grant] {
+    mutating func withdrawFromRates(_ request: Request, time: inout ClockReading) -> [ExclusivityController
+        .Grant]
+    {
         var grants: [ExclusivityController.Grant] = []
         for rate in request.rates {
-            if let next = rate.line.withdraw(request, at: clock.now), let grant = self.grant(next) {
+            if let next = rate.line.withdraw(request, at: time.now), let grant = self.grant(next, time: &time)
+            {
                 grants.append(grant)
             }
         }
@@ -97,17 +101,19 @@ extension ExclusivityController.State {
     }
 
     /// Takes `request`'s grant if it now holds every category and a permit of every rate limit
-    /// (``ExclusivityController/Request/takeGrantIfFirst(clock:)``). A permit taken may leave the
+    /// (``ExclusivityController/Request/takeGrantIfFirst(time:)``). A permit taken may leave the
     /// ones behind waiting for time: their timer is then asked for.
-    mutating func grant(_ request: Request) -> ExclusivityController.Grant? {
-        let grant = request.takeGrantIfFirst(clock: clock)
-        if grant != nil, !request.rates.isEmpty { wakeWhenTimeFrees(request.rates) }
+    mutating func grant(_ request: Request, time: inout ClockReading) -> ExclusivityController.Grant? {
+        let grant = request.takeGrantIfFirst(time: &time)
+        if grant != nil, !request.rates.isEmpty { wakeWhenTimeFrees(request.rates, time: &time) }
         return grant
     }
 
     /// Asks for a timer for each of `buckets` whose waiters now wait for time, unless one is set.
-    mutating func wakeWhenTimeFrees(_ buckets: [RateBucket]) {
-        let now = clock.now
+    /// `time` is the one the section granted at: a waiter not waiting for time then is one the
+    /// section's grants reached, or one waiting for a category.
+    mutating func wakeWhenTimeFrees(_ buckets: [RateBucket], time: inout ClockReading) {
+        let now = time.now
         for bucket in buckets where !bucket.isWakeScheduled && bucket.line.waitsForTime(at: now) {
             guard let deadline = bucket.line.window.oldestExpiry(at: now) else { continue }
             bucket.isWakeScheduled = true

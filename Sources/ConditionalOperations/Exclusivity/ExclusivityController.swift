@@ -53,11 +53,11 @@ final class ExclusivityController: Sendable {
         }
 
         /// Takes the grant if the request is now within the limit of every one of its lines, and
-        /// then a permit of each of its rate limits (read on `clock`).
-        func takeGrantIfFirst(clock: any RateClock) -> Grant? {
+        /// then a permit of each of its rate limits at the section's `time`.
+        func takeGrantIfFirst(time: inout ClockReading) -> Grant? {
             guard let grant, categories.allSatisfy({ $0.admits(self) }) else { return nil }
             if !rates.isEmpty {
-                let now = clock.now
+                let now = time.now
                 guard rates.allSatisfy({ $0.line.admits(self, at: now) }) else { return nil }
                 for rate in rates { rate.line.grant(self, at: now) }
             }
@@ -116,15 +116,15 @@ final class ExclusivityController: Sendable {
 
         /// Marks `request` released and returns the grants of the requests that thereby became
         /// first in all their queues; forgets the categories nobody is left in.
-        mutating func withdraw(_ request: Request) -> [Grant] {
+        mutating func withdraw(_ request: Request, time: inout ClockReading) -> [Grant] {
             // Still waiting: it took no permit, and leaves its rate limits' lines (S28).
             let tookPermits = request.grant == nil
             request.isReleased = true
             request.requester = nil
-            var grants = tookPermits ? [] : withdrawFromRates(request)
+            var grants = tookPermits ? [] : withdrawFromRates(request, time: &time)
             for category in request.categories {
                 // Only a request that came within a limit may now hold all its categories.
-                if let next = category.remove(request), let grant = self.grant(next) {
+                if let next = category.remove(request), let grant = self.grant(next, time: &time) {
                     grants.append(grant)
                 }
                 // Nobody left: forget it (unless a later request already put a fresh one there).
@@ -197,13 +197,15 @@ final class ExclusivityController: Sendable {
                 }
             }
             let request = Request(categories: lines, rates: rates, grant: grant, requester: operation)
+            var time = ClockReading(state.clock)
             let grants =
-                state.requests.updateValue(request, forKey: requester).map { state.withdraw($0) } ?? []
+                state.requests.updateValue(request, forKey: requester).map { state.withdraw($0, time: &time) }
+                ?? []
             for category in request.categories { category.append(request) }
             for rate in rates { rate.line.append(request) }
-            let isGranted = state.grant(request) != nil
+            let isGranted = state.grant(request, time: &time) != nil
             // Granted, `grant` asked for what its permits need; waiting, it may wait for time.
-            if !isGranted { state.wakeWhenTimeFrees(rates) }
+            if !isGranted { state.wakeWhenTimeFrees(rates, time: &time) }
             return (isGranted, grants, state.takeWakes())
         }
         schedule(wakes)
@@ -222,7 +224,8 @@ final class ExclusivityController: Sendable {
     func releaseDeferringGrants(for requester: ObjectIdentifier) -> [Grant] {
         let (grants, wakes) = state.withLock { state -> ([Grant], [RateWake]) in
             guard let request = state.requests.removeValue(forKey: requester) else { return ([], []) }
-            return (state.withdraw(request), state.takeWakes())
+            var time = ClockReading(state.clock)
+            return (state.withdraw(request, time: &time), state.takeWakes())
         }
         schedule(wakes)
         return grants

@@ -7,12 +7,24 @@ import Foundation
 final class FakeRateClock: RateClock, Sendable {
     private struct State {
         var now: UInt64 = 1_000_000_000
+        /// How far each reading of `now` moves time on: time passing while the controller works.
+        var tick: UInt64 = 0
         var wakes: [(deadline: UInt64, handler: @Sendable () -> Void)] = []
     }
 
     private let state = Locked(State())
 
-    var now: UInt64 { state.withLock { $0.now } }
+    var now: UInt64 {
+        state.withLock { state in
+            defer { state.now += state.tick }
+            return state.now
+        }
+    }
+
+    /// Makes each later reading of `now` move time on by `nanoseconds` (0: time stands still).
+    func tick(by nanoseconds: UInt64) {
+        state.withLock { $0.tick = nanoseconds }
+    }
 
     func wake(at deadline: UInt64, _ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.wakes.append((deadline, handler)) }

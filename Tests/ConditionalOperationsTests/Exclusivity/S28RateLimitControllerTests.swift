@@ -55,6 +55,27 @@ extension ConditionalOperationsTests {
             for requester in late { controller.release(for: ObjectIdentifier(requester)) }
         }
 
+        /// A permit expiring while the controller turns a request away: the request is woken by
+        /// its timer all the same. The controller once read the clock again to decide on the
+        /// timer, saw the permit free by then, and set none: the waiter waited forever (12 fetches
+        /// under a rate limit of 10 a second: the last one never started, 1 run in 4 of 40 rounds).
+        @Test func S28_aWaiterTurnedAwayAsAPermitExpiresIsWokenByItsTimer() {
+            let clock = FakeRateClock()
+            let (controller, key) = Self.controller(permits: 1, clock: clock)
+            let holder = Requester()
+            #expect(controller.acquire([key], for: ObjectIdentifier(holder)) {})
+            clock.advance(by: Self.second - 1)  // 1 ns before the permit expires
+            clock.tick(by: 1)  // each reading of the clock now takes 1 ns
+            let granted = Recorder()
+            let waiter = Requester()
+            #expect(!controller.acquire([key], for: ObjectIdentifier(waiter)) { granted.record("waiter") })
+            clock.tick(by: 0)
+            #expect(!clock.pendingDeadlines.isEmpty, "the waiter has a timer")
+            clock.advance(by: Self.second)
+            #expect(granted.all == ["waiter"])
+            for requester in [holder, waiter] { controller.release(for: ObjectIdentifier(requester)) }
+        }
+
         @Test func S28_aWithdrawnWaiterTakesNoPermitAndLetsTheNextIn() {
             let clock = FakeRateClock()
             let (controller, key) = Self.controller(permits: 1, clock: clock)
@@ -127,6 +148,20 @@ extension ConditionalOperationsTests {
                     == [.init(category: "S28", holder: nil, ahead: 1, rateLimit: rate)])
             #expect(controller.waits(for: ObjectIdentifier(requesters[0])).isEmpty, "it holds its permit")
             for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
+        }
+
+        /// The diagnosis shows a rate as it was given: 10 per 50 ms is not 10 per 0.1 s.
+        @Test(arguments: [
+            (Duration.milliseconds(50), "10 per 50 ms"), (.seconds(1), "10 per 1 s"),
+            (.milliseconds(1500), "10 per 1.5 s"), (.seconds(60), "10 per 60 s"),
+        ])
+        func S28_theDiagnosisShowsTheRateAsGiven(interval: Duration, shown: String) {
+            let rate = OperationDiagnosis.RateLimitWait(permits: 10, interval: interval, nextPermit: 0)
+            let wait = OperationDiagnosis.CategoryWait(
+                category: "api", holder: nil, ahead: 0, rateLimit: rate)
+            let text = "\(OperationDiagnosis.Reason.categories([wait], waited: 0))"
+            #expect(
+                text == "waiting 0.0 s for a permit: rate limit 'api' (\(shown); a permit is free, 0 ahead)")
         }
     }
 }

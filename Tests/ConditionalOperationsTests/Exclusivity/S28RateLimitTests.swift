@@ -126,6 +126,35 @@ extension ConditionalOperationsTests {
             #expect(last - origin >= 7 * nanoseconds, "64 starts at 8 a window span 8 windows")
         }
 
+        /// The guide's case, many times at once: more operations than permits, the later ones
+        /// woken by time alone. A permit expiring while the controller turned one away once left
+        /// it without a timer: it never started (3 runs in 4 of this test failed).
+        @Test func S28_everyOperationBeyondTheWindowStartsOnceTimeFreesAPermit() async {
+            let rounds = 40
+            let everyRound = Latch(count: rounds)
+            let stuck = Recorder()
+            for round in 0..<rounds {
+                let rate = RateLimit(Self.name("beyond.\(round)"), permits: 10, per: .milliseconds(50))
+                let operations = (0..<40).map { _ in TimedOperation(label: "\(round)") }
+                let done = completionLatch(operations)
+                let queue = ConditionalOperationQueue()
+                for operation in operations {
+                    operation.addCondition(rate)
+                    queue.addOperation(operation)
+                }
+                Task {
+                    if await !done.wait(seconds: 10) {
+                        for operation in operations where !operation.isFinished {
+                            stuck.record(operation.diagnosis.description)
+                        }
+                    }
+                    everyRound.countDown()
+                }
+            }
+            #expect(await everyRound.wait(seconds: 20))
+            #expect(stuck.all.isEmpty)
+        }
+
         @Test func S28_aRateLimitAndALimitedCategoryHoldTogether() async {
             let permits = 10
             let interval = Duration.milliseconds(100)
