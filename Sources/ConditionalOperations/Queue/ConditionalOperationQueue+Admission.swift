@@ -92,9 +92,11 @@ extension ConditionalOperationQueue {
         return false
     }
 
-    private func handToFoundation(_ operation: Foundation.Operation) {
+    /// Foundation's scheduler runs `operation` once its own `isReady` says yes; the queue watches
+    /// it finish, and then frees the slot it kept for it, if any.
+    func handToFoundation(_ operation: Foundation.Operation, holdingASlot: Bool = false) {
         FinishWatcher(watching: operation) { [self] in
-            operationFinished(operation, errors: [], heldASlot: false)
+            operationFinished(operation, errors: [], heldASlot: holdingASlot)
         }
         super.addOperation(operation)
     }

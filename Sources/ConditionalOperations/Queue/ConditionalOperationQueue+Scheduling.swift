@@ -53,8 +53,12 @@ extension ConditionalOperationQueue {
 
     private func startPlain(_ operation: Foundation.Operation) {
         guard operation.isReady || operation.isCancelled else {
-            // A dependency added since it was submitted: Foundation's `start()` would trap.
             let dependencies = operation.dependencies.filter { !$0.isFinished }
+            // Every dependency finished, yet its `isReady` says no: Foundation is still counting
+            // the last finish, or the operation has readiness of its own. Foundation's scheduler
+            // runs it once it says yes; the slot stays its own until then.
+            if dependencies.isEmpty { return handToFoundation(operation, holdingASlot: true) }
+            // A dependency added since it was submitted: Foundation's `start()` would trap.
             let facts = Self.plainFacts(of: operation, awaitsDependencies: !dependencies.isEmpty)
             let (runnable, route) = storage.startDeclined(operation, facts: facts)
             run(runnable)

@@ -77,7 +77,10 @@ struct QueueStateMachine {
     /// Foundation tells nobody but its own queue when a plain operation's `isReady` changes, as a
     /// cancel does. Without a concurrency limit to share, Foundation's scheduler runs one that
     /// must wait; with one, it is submitted once its dependencies finished (a cancel meanwhile is
-    /// noticed then, or by `cancelAllOperations()`).
+    /// noticed then, or by `cancelAllOperations()`), and waits for a slot as every operation does.
+    /// Given one, if its own `isReady` still says no (Foundation counts the last dependency's
+    /// finish after the queue heard of it, or the operation overrides `isReady`), Foundation's
+    /// scheduler runs it and the slot stays its own until it finished: the limit holds.
     enum PlainRoute: Equatable {
         /// Ready, or cancelled (it starts at once and finishes, as on Foundation's queue): submit it.
         case submit
@@ -94,8 +97,12 @@ struct QueueStateMachine {
     /// has not finished.
     mutating func routePlain(_ operation: Foundation.Operation, facts: PlainFacts) -> PlainRoute {
         if facts.isCancelled || !facts.awaitsDependencies && facts.isReady { return .submit }
-        guard scheduler.limit != OperationQueue.defaultMaxConcurrentOperationCount, facts.awaitsDependencies
-        else { return .handToFoundation }
+        // No limit to share: Foundation's scheduler hears its readiness change.
+        guard scheduler.limit != OperationQueue.defaultMaxConcurrentOperationCount else {
+            return .handToFoundation
+        }
+        // A slot first, then Foundation's scheduler (see ``PlainRoute``).
+        guard facts.awaitsDependencies else { return .submit }
         waitingPlain[ObjectIdentifier(operation)] = operation
         return .awaitDependencies
     }
@@ -110,8 +117,8 @@ struct QueueStateMachine {
             return .awaitDependencies
         }
         guard waitingPlain.removeValue(forKey: ObjectIdentifier(operation)) != nil else { return .none }
-        // Its own `isReady` saying no: Foundation's scheduler will hear when it changes.
-        return facts.isReady || facts.isCancelled ? .submit : .handToFoundation
+        // Its own `isReady` may say no still: it waits for a slot all the same (see ``PlainRoute``).
+        return .submit
     }
 
     /// Those of `cancelled` (plain operations that waited for their dependencies) still waiting:

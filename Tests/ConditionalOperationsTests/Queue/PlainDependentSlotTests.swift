@@ -8,16 +8,15 @@ extension ConditionalOperationsTests {
     /// A plain operation whose dependencies finished waits for a slot of its limited queue, as any
     /// other operation there does.
     ///
-    /// A known issue, found while trying a drain loop: once the last dependency of a plain
-    /// operation on a limited queue finished, its own `isReady` may still say `false` (Foundation
-    /// updates it after the queue's watcher heard of the finish), and the queue then hands it to
-    /// Foundation's scheduler, which runs it without a slot: it ran beside the holder of the only
-    /// slot in 149 of 200 rounds.
+    /// Found while trying a drain loop: once the last dependency of a plain operation on a
+    /// limited queue finished, its own `isReady` may still say `false` (Foundation updates it
+    /// after the queue's watcher heard of the finish), and the queue handed it to Foundation's
+    /// scheduler, which ran it without a slot: beside the holder of the only slot in 149 of 200
+    /// rounds.
     @Suite(.serialized) struct PlainDependentSlotTests {
         typealias Scenario = FoundationQueueScenarioTests
 
-        @Test(.disabled("known issue: a plain dependent on a limited queue can run without a slot"))
-        func S19_aPlainDependentNeverRunsBesideTheHolderOfTheOnlySlot() async {
+        @Test func S19_aPlainDependentNeverRunsBesideTheHolderOfTheOnlySlot() async {
             var early = 0
             for _ in 0..<200 {
                 let queue = ConditionalOperationQueue()
@@ -39,6 +38,41 @@ extension ConditionalOperationsTests {
                 #expect(await ran.wait(seconds: 10))
             }
             #expect(early == 0, "a plain dependent ran beside the holder of the only slot")
+        }
+
+        /// A plain operation whose own `isReady` says no until it is told.
+        final class HeldBackOperation: Foundation.Operation, @unchecked Sendable {
+            // mutable state: behind `allowed`'s lock
+            private let allowed = Locked(false)
+            let ran = Latch()
+
+            override var isReady: Bool { allowed.withLock { $0 } && super.isReady }
+
+            func allow() {
+                willChangeValue(forKey: "isReady")
+                allowed.withLock { $0 = true }
+                didChangeValue(forKey: "isReady")
+            }
+
+            override func main() { ran.countDown() }
+        }
+
+        /// A plain operation with readiness of its own takes a slot of a limited queue as any other
+        /// does, and keeps it until Foundation's scheduler ran it: it was handed to Foundation's
+        /// scheduler without one, and the next operation took the only slot beside it.
+        @Test func S19_aPlainOperationWithReadinessOfItsOwnRunsInItsSlot() async {
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let heldBack = HeldBackOperation()
+            queue.addOperation(heldBack)
+            let gate = Scenario.Gate(holds: 1)
+            queue.addOperation(Scenario.GatedOperation(gate))
+            #expect(await !gate.started.wait(seconds: 0.05), "the only slot is the held-back operation's")
+            heldBack.allow()
+            #expect(await heldBack.ran.wait(seconds: 10))
+            #expect(await gate.started.wait(seconds: 10), "its slot is free once it finished")
+            gate.open()
+            await queue.waitUntilIdle()
         }
     }
 }

@@ -119,7 +119,9 @@ extension ConditionalOperationsTests {
             (.open, .awaitingDependencies, .handToFoundation, "open"),
             (.limited, .cancelled, .submit, "open, limit 1"),
             (.limited, .ready, .submit, "open, limit 1"),
-            (.limited, .notReady, .handToFoundation, "open, limit 1"),
+            // With a limit, a slot first: given one, Foundation's scheduler runs it once its own
+            // `isReady` says yes, and the slot stays its own until it finished.
+            (.limited, .notReady, .submit, "open, limit 1"),
             // With a limit, the queue submits it once its dependencies finished, in its slots.
             (.limited, .awaitingDependencies, .awaitDependencies, "open, limit 1, 1 waiting plain"),
             (.suspended, .awaitingDependencies, .handToFoundation, "open, suspended"),
@@ -144,8 +146,9 @@ extension ConditionalOperationsTests {
         @Test(arguments: [
             (Waiting.waiting, Facts.ready, Machine.PlainRoute.submit, "open, limit 1"),
             (.waiting, .cancelled, .submit, "open, limit 1"),
-            // Its own `isReady` says no: Foundation's scheduler hears when that changes.
-            (.waiting, .notReady, .handToFoundation, "open, limit 1"),
+            // Its own `isReady` says no still (Foundation counts the last finish after the queue
+            // heard of it): a slot first all the same, never Foundation's scheduler alone.
+            (.waiting, .notReady, .submit, "open, limit 1"),
             // A dependency added meanwhile: it waits for that one too.
             (.waiting, .awaitingDependencies, .awaitDependencies, "open, limit 1, 1 waiting plain"),
             (.waiting, .cancelledAwaitingDependencies, .submit, "open, limit 1"),
