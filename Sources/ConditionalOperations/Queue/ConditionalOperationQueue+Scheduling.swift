@@ -12,10 +12,10 @@ extension ConditionalOperationQueue {
 
     /// Ready operations: they run now, or once the scheduler has a slot for them.
     func submit(_ operations: [Foundation.Operation]) {
-        let (all, target) = storage.submitAll(count: operations.count)
-        if all { return run(operations, on: target) }
+        let (all, drainer) = storage.submitAll(operations)
+        if all { return startDrainer(on: drainer) }
         let prioritized = operations.map { ($0, $0.queuePriority) }
-        run(storage.submit(prioritized), on: target)
+        startDrainer(on: storage.submit(prioritized))
         // A priority changed meanwhile found the operation in no line (``reprioritize(_:)``).
         for (operation, priority) in prioritized where operation.queuePriority != priority {
             reprioritize(operation)
@@ -32,23 +32,55 @@ extension ConditionalOperationQueue {
     /// A `ConditionalOperation` declined the start the scheduler gave it (a dependency added once
     /// it was ready has not finished, S9): its slot goes to the next one; it is handed over again.
     func startDeclined() {
-        run(storage.slotFreed())
+        startDrainer(on: storage.slotFreed())
     }
 
-    func run(_ operations: [Foundation.Operation], on target: DispatchQueue? = nil) {
-        guard !operations.isEmpty else { return }
-        let target = target ?? storage.target
-        for operation in operations {
-            target.async { self.start(operation) }
+    /// Starts `drainer`, if the operations handed out need one (the storage's answer).
+    func startDrainer(on drainer: QueueStateMachine.Drainer?) {
+        guard let drainer else { return }
+        let first = drainer.first
+        drainer.target.async { self.drain(drainer.target, first: first) }
+    }
+
+    /// One Dispatch work item on `target` starting the operations handed out, one after another,
+    /// `first` first, until none is left (``Scheduler/handOut(_:)``) or the queue's target
+    /// changed.
+    ///
+    /// The queue is `current` on its thread for all of them (they are all this queue's). One that
+    /// finishes within its `start()` reports it with the trip fetching the next one.
+    private func drain(_ target: DispatchQueue, first: Foundation.Operation?) {
+        var turn = RunningQueue.Turn(self)
+        withUnsafeMutablePointer(to: &turn) { turn in
+            let outer = RunningQueue.enter(turn)
+            defer { RunningQueue.leave(restoring: outer) }
+            var next =
+                first.map { (operation: Optional($0), another: DispatchQueue?.none) }
+                ?? storage.nextToStart(isBack: false, on: target)
+            while true {
+                if let another = next.another {
+                    startDrainer(on: QueueStateMachine.Drainer(target: another, first: nil))
+                }
+                guard let operation = next.operation else { return }
+                turn.pointee.starting = ObjectIdentifier(operation)
+                start(operation)
+                turn.pointee.starting = nil
+                guard let finish = turn.pointee.finish else {
+                    next = storage.nextToStart(isBack: true, on: target)
+                    continue
+                }
+                turn.pointee.finish = nil
+                let finished = storage.finishedWithinStart(operation, heldASlot: finish.heldASlot, on: target)
+                next = (finished.next, finished.another)
+                finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: finish.errors)
+                if finished.known { idle.leave() }
+            }
         }
     }
 
     private func start(_ operation: Foundation.Operation) {
         guard operation is ConditionalOperation else { return startPlain(operation) }
         // A `ConditionalOperation` tells its queue itself when it finished (`operationFinished`).
-        let outer = RunningQueue.enter(self)
         operation.start()
-        RunningQueue.leave(restoring: outer)
     }
 
     private func startPlain(_ operation: Foundation.Operation) {
@@ -60,8 +92,8 @@ extension ConditionalOperationQueue {
             if dependencies.isEmpty { return handToFoundation(operation, holdingASlot: true) }
             // A dependency added since it was submitted: Foundation's `start()` would trap.
             let facts = Self.plainFacts(of: operation, awaitsDependencies: !dependencies.isEmpty)
-            let (runnable, route) = storage.startDeclined(operation, facts: facts)
-            run(runnable)
+            let (drainer, route) = storage.startDeclined(operation, facts: facts)
+            startDrainer(on: drainer)
             if perform(route, for: operation, dependencies: dependencies) { submit([operation]) }
             return
         }
@@ -73,17 +105,22 @@ extension ConditionalOperationQueue {
             if isUnreported.clear() { operationFinished(operation, errors: []) }
         }
         FinishWatcher(watching: operation, onFinish: finished)
-        let outer = RunningQueue.enter(self)
         operation.start()
-        RunningQueue.leave(restoring: outer)
         if operation.isFinished { finished() }
     }
 
     /// An operation of this queue finished: the registry forgets it, its slot goes to the next
     /// one (unless Foundation ran it: `heldASlot` is then `false`), the delegate hears it.
     func operationFinished(_ operation: Foundation.Operation, errors: [any Error], heldASlot: Bool = true) {
+        if let turn = RunningQueue.turn, turn.pointee.starting == ObjectIdentifier(operation),
+            turn.pointee.queue.takeUnretainedValue() === self
+        {
+            // Finished within the `start()` this thread's drainer called: reported with its next trip.
+            turn.pointee.finish = (errors, heldASlot)
+            return
+        }
         let finished = storage.finished(operation, heldASlot: heldASlot)
-        run(finished.runnable, on: finished.target)
+        startDrainer(on: finished.drainer)
         finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: errors)
         if finished.known { idle.leave() }
     }

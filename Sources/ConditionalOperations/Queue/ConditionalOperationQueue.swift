@@ -92,7 +92,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         set {
             super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
             let limit = super.maxConcurrentOperationCount
-            run(storage.setLimit(limit))
+            startDrainer(on: storage.setLimit(limit))
         }
     }
 
@@ -102,7 +102,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         get { storage.isSuspended }
         set {
             super.isSuspended = newValue
-            run(storage.setSuspended(newValue))
+            startDrainer(on: storage.setSuspended(newValue))
         }
     }
 

@@ -165,6 +165,39 @@ struct QueueStateMachine {
         scheduler.finished()
     }
 
+    /// Operations to run join the line of those to start (``Scheduler/handOut(_:)``): returns
+    /// the drainer to start on ``target`` for them, if one is needed.
+    mutating func handOut(_ operations: [Foundation.Operation]) -> Drainer? {
+        let (needsDrainer, first) = scheduler.handOut(operations)
+        return needsDrainer ? Drainer(target: target, first: first) : nil
+    }
+
+    /// An operation a drainer on `drainerTarget` started finished within its `start()`: its slot
+    /// (if `heldASlot`) goes to the next ones, and the drainer takes the next one to start
+    /// (``Scheduler/handOutAndTakeNext(_:isRetargeted:)``).
+    mutating func finishedWithinStart(heldASlot: Bool, on drainerTarget: DispatchQueue) -> (
+        operation: Foundation.Operation?, another: DispatchQueue?
+    ) {
+        let next = scheduler.handOutAndTakeNext(
+            heldASlot ? scheduler.finished() : [], isRetargeted: target !== drainerTarget)
+        return (next.operation, next.needsDrainer ? target : nil)
+    }
+
+    /// A drainer to start: its Dispatch queue, and the operation it starts first, if it takes one.
+    struct Drainer {
+        let target: DispatchQueue
+        let first: Foundation.Operation?
+    }
+
+    /// A drainer on `drainerTarget` asks for the next operation to start (``Scheduler/nextToStart(isBack:isRetargeted:)``);
+    /// `another`: the target to start another drainer on.
+    mutating func nextToStart(isBack: Bool, on drainerTarget: DispatchQueue) -> (
+        operation: Foundation.Operation?, another: DispatchQueue?
+    ) {
+        let next = scheduler.nextToStart(isBack: isBack, isRetargeted: target !== drainerTarget)
+        return (next.operation, next.needsDrainer ? target : nil)
+    }
+
     // MARK: Configuration and life
 
     mutating func setDelegate(_ newDelegate: (any ConditionalOperationQueueDelegate)?) {

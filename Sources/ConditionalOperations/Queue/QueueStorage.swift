@@ -66,11 +66,15 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     // MARK: Plain operations
 
     /// A plain operation started while a dependency added since it was submitted has not
-    /// finished: its slot goes to the next ones (returned), and where it goes now.
+    /// finished: its slot goes to the next ones (a drainer's target returned if they need one),
+    /// and where it goes now.
     func startDeclined(_ operation: Foundation.Operation, facts: QueueStateMachine.PlainFacts) -> (
-        runnable: [Foundation.Operation], route: QueueStateMachine.PlainRoute
+        drainer: QueueStateMachine.Drainer?, route: QueueStateMachine.PlainRoute
     ) {
-        state.withLock { ($0.machine.slotFreed(), $0.machine.routePlain(operation, facts: facts)) }
+        state.withLock { state in
+            let drainer = Self.handOut(state.machine.slotFreed(), in: &state)
+            return (drainer, state.machine.routePlain(operation, facts: facts))
+        }
     }
 
     func plainDependenciesFinished(_ operation: Foundation.Operation, facts: QueueStateMachine.PlainFacts)
@@ -91,42 +95,76 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     var isSuspended: Bool { state.withLock { $0.machine.scheduler.isSuspended } }
     var target: DispatchQueue { state.withLock { $0.machine.target } }
 
-    func setLimit(_ limit: Int) -> [Foundation.Operation] { state.withLock { $0.machine.setLimit(limit) } }
+    // Each change below that lets operations run hands them out to the queue's drainers in its
+    // own trip, and returns the target to start a drainer on if they need a new one.
 
-    func setSuspended(_ suspended: Bool) -> [Foundation.Operation] {
-        state.withLock { $0.machine.setSuspended(suspended) }
+    func setLimit(_ limit: Int) -> QueueStateMachine.Drainer? {
+        state.withLock { Self.handOut($0.machine.setLimit(limit), in: &$0) }
+    }
+
+    func setSuspended(_ suspended: Bool) -> QueueStateMachine.Drainer? {
+        state.withLock { Self.handOut($0.machine.setSuspended(suspended), in: &$0) }
     }
 
     func retarget(_ target: DispatchQueue) { state.withLock { $0.machine.retarget(target) } }
 
-    /// `true` and the target if `count` ready operations all run now.
-    func submitAll(count: Int) -> (all: Bool, target: DispatchQueue) {
-        state.withLock { ($0.machine.submitAll(count: count), $0.machine.target) }
+    /// `true` if the ready `operations` all run now (no limit or suspension holds any back, none
+    /// waits): they are handed out.
+    func submitAll(_ operations: [Foundation.Operation]) -> (all: Bool, drainer: QueueStateMachine.Drainer?) {
+        state.withLock { state in
+            guard state.machine.submitAll(count: operations.count) else { return (false, nil) }
+            return (true, Self.handOut(operations, in: &state))
+        }
     }
 
-    func submit(_ operations: [(Foundation.Operation, Foundation.Operation.QueuePriority)]) -> [Foundation
-        .Operation]
+    func submit(_ operations: [(Foundation.Operation, Foundation.Operation.QueuePriority)])
+        -> QueueStateMachine.Drainer?
     {
-        state.withLock { $0.machine.submit(operations) }
+        state.withLock { Self.handOut($0.machine.submit(operations), in: &$0) }
     }
 
     func reprioritize(_ operation: Foundation.Operation, to priority: Foundation.Operation.QueuePriority) {
         state.withLock { $0.machine.reprioritize(operation, to: priority) }
     }
 
-    func slotFreed() -> [Foundation.Operation] { state.withLock { $0.machine.slotFreed() } }
+    func slotFreed() -> QueueStateMachine.Drainer? {
+        state.withLock { Self.handOut($0.machine.slotFreed(), in: &$0) }
+    }
+
+    private static func handOut(_ operations: [Foundation.Operation], in state: inout State)
+        -> QueueStateMachine.Drainer?
+    {
+        operations.isEmpty ? nil : state.machine.handOut(operations)
+    }
+
+    func nextToStart(isBack: Bool, on target: DispatchQueue) -> (
+        operation: Foundation.Operation?, another: DispatchQueue?
+    ) {
+        state.withLock { $0.machine.nextToStart(isBack: isBack, on: target) }
+    }
 
     /// An operation finished: the registry forgets it; its slot (unless `heldASlot` is `false`)
     /// goes to the next ones.
     func finished(_ operation: Foundation.Operation, heldASlot: Bool) -> (
-        known: Bool, delegate: (any ConditionalOperationQueueDelegate)?, runnable: [Foundation.Operation],
-        target: DispatchQueue
+        known: Bool, delegate: (any ConditionalOperationQueueDelegate)?, drainer: QueueStateMachine.Drainer?
     ) {
         state.withLock { state in
-            (
-                state.registry.remove(operation), state.machine.delegate,
-                heldASlot ? state.machine.slotFreed() : [], state.machine.target
-            )
+            let drainer = heldASlot ? Self.handOut(state.machine.slotFreed(), in: &state) : nil
+            return (state.registry.remove(operation), state.machine.delegate, drainer)
+        }
+    }
+
+    /// An operation a drainer on `target` started finished within its `start()` (``finished(_:heldASlot:)``),
+    /// and the drainer asks for the next one (``nextToStart(isBack:on:)``), in one trip.
+    func finishedWithinStart(_ operation: Foundation.Operation, heldASlot: Bool, on target: DispatchQueue)
+        -> (
+            known: Bool, delegate: (any ConditionalOperationQueueDelegate)?, next: Foundation.Operation?,
+            another: DispatchQueue?
+        )
+    {
+        state.withLock { state in
+            let (next, another) = state.machine.finishedWithinStart(heldASlot: heldASlot, on: target)
+            return (state.registry.remove(operation), state.machine.delegate, next, another)
         }
     }
 

@@ -1,10 +1,26 @@
 import Foundation
 
-/// The ``ConditionalOperationQueue`` whose operation the current thread is starting, for
-/// ``ConditionalOperationQueue/current``: Foundation sets its own `OperationQueue.current` only for
-/// operations its scheduler starts, which this queue's are not.
+/// What a thread draining a ``ConditionalOperationQueue`` knows: the queue, for
+/// ``ConditionalOperationQueue/current`` (Foundation sets its own `OperationQueue.current` only for
+/// operations its scheduler starts, which this queue's are not), and the operation it is starting,
+/// whose finish within its `start()` then takes the drainer's next trip through the queue's lock.
 enum RunningQueue {
-    /// A thread-specific value, unretained: the queue outlives the `start()` it is set around.
+    /// A drainer's turn, on its stack for as long as it drains.
+    struct Turn {
+        /// Unretained: the queue outlives the work item draining it.
+        let queue: Unmanaged<ConditionalOperationQueue>
+        /// The operation being started, while its `start()` runs.
+        var starting: ObjectIdentifier?
+        /// Whether that one held a slot, once it finished within its `start()`; the errors it
+        /// finished with.
+        var finish: (errors: [any Error], heldASlot: Bool)?
+
+        init(_ queue: ConditionalOperationQueue) {
+            self.queue = .passUnretained(queue)
+        }
+    }
+
+    /// A thread-specific pointer to the drainer's turn.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
@@ -12,15 +28,18 @@ enum RunningQueue {
     }()
 
     static var current: ConditionalOperationQueue? {
-        pthread_getspecific(key).map {
-            Unmanaged<ConditionalOperationQueue>.fromOpaque($0).takeUnretainedValue()
-        }
+        turn?.pointee.queue.takeUnretainedValue()
     }
 
-    /// Marks `queue` as the current thread's; returns the mark it replaces.
-    static func enter(_ queue: ConditionalOperationQueue) -> UnsafeMutableRawPointer? {
+    /// The turn of the drainer running on this thread, if any.
+    static var turn: UnsafeMutablePointer<Turn>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: Turn.self)
+    }
+
+    /// Marks `turn` as the current thread's; returns the mark it replaces.
+    static func enter(_ turn: UnsafeMutablePointer<Turn>) -> UnsafeMutableRawPointer? {
         let outer = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(queue).toOpaque())
+        pthread_setspecific(key, UnsafeMutableRawPointer(turn))
         return outer
     }
 

@@ -16,6 +16,10 @@ struct Scheduler {
     /// `queuePriority`, the highest first.
     private var waiting = [Line](repeating: Line(), count: 5)
     private var waitingCount = 0
+    /// Handed out and not yet started: the queue's drainers take them one at a time (``handOut(_:)``).
+    private var starting = Line()
+    /// Drainers on their way to take the next one: queued on Dispatch, or back from a `start()`.
+    private var idleDrainers = 0
 
     private var hasSlot: Bool {
         !isSuspended && (limit == OperationQueue.defaultMaxConcurrentOperationCount || running < limit)
@@ -71,6 +75,57 @@ struct Scheduler {
         return takeRunnable()
     }
 
+    /// Operations handed out (by `submit`, `finished`, `setLimit`, `setSuspended`) join the line
+    /// of those to start; returns whether a new drainer must be started on Dispatch for them.
+    ///
+    /// A drainer is one Dispatch work item that starts operations one after another while there
+    /// are any, so a queue of short operations costs one work item for many, not one closure
+    /// each. Whenever operations wait to start, some drainer is on its way to them: one that
+    /// starts an operation that blocks never holds the others back.
+    ///
+    /// A new drainer for the one operation waiting to start takes it with it (`first`): the
+    /// common lone operation costs no trip to fetch it.
+    mutating func handOut(_ operations: [Foundation.Operation]) -> (
+        needsDrainer: Bool, first: Foundation.Operation?
+    ) {
+        for operation in operations { starting.append(operation) }
+        guard needsDrainer() else { return (false, nil) }
+        guard starting.count == 1 else { return (true, nil) }
+        idleDrainers -= 1  // busy with it from the start
+        return (true, starting.popFirst())
+    }
+
+    /// A drainer asks for the next operation to start, coming from Dispatch or, if `isBack`, from
+    /// the `start()` of its previous one; `nil`: none, the drainer ends. `needsDrainer`: start
+    /// another for the rest, as this one is busy with `operation`, or ends because it runs on a
+    /// Dispatch queue no longer the queue's (`isRetargeted`: its quality of service or
+    /// `underlyingQueue` changed).
+    mutating func nextToStart(isBack: Bool, isRetargeted: Bool) -> (
+        operation: Foundation.Operation?, needsDrainer: Bool
+    ) {
+        if isBack { idleDrainers += 1 }
+        idleDrainers -= 1
+        guard !isRetargeted else { return (nil, needsDrainer()) }
+        guard let operation = starting.popFirst() else { return (nil, false) }
+        return (operation, needsDrainer())
+    }
+
+    /// A drainer back from the `start()` of an operation that finished there hands out the
+    /// operations its slot lets run (`operations`) and takes the next one itself (
+    /// ``nextToStart(isBack:isRetargeted:)``): no other drainer is woken for them.
+    mutating func handOutAndTakeNext(_ operations: [Foundation.Operation], isRetargeted: Bool) -> (
+        operation: Foundation.Operation?, needsDrainer: Bool
+    ) {
+        for operation in operations { starting.append(operation) }
+        return nextToStart(isBack: true, isRetargeted: isRetargeted)
+    }
+
+    private mutating func needsDrainer() -> Bool {
+        guard idleDrainers == 0, !starting.isEmpty else { return false }
+        idleDrainers += 1
+        return true
+    }
+
     private mutating func takeRunnable() -> [Foundation.Operation] {
         var runnable: [Foundation.Operation] = []
         while waitingCount > 0, hasSlot {
@@ -103,6 +158,9 @@ struct Scheduler {
         private var gaps = 0
 
         var isEmpty: Bool { head + gaps == operations.count }
+
+        /// How many operations wait here.
+        var count: Int { operations.count - head - gaps }
 
         mutating func append(_ operation: Foundation.Operation) {
             operations.append(operation)

@@ -45,8 +45,10 @@
             Swift.print(
                 "lock trips, BlockOperation and its dependency, limited ConditionalOperationQueue: \(trips)")
             // 23 to 27 when its admission took four trips and its route was decided apart; 18 to
-            // 20 now, as Foundation's threads happen to run.
-            #expect(trips <= Self.bound(linux: 22))
+            // 20 once it was decided in the registering trip; 21 to 23 since the dependent always
+            // waits for a slot (it could run beside the holder of the only one), as Foundation's
+            // threads happen to run.
+            #expect(trips <= Self.bound(linux: 23))
         }
     }
 #endif
