@@ -370,9 +370,7 @@ struct MachineLock {
                     operation.lockedMachine.stamp(thread: .current, now: .now)
                 }
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
-                if operation.lockedMachine.sinkLog?.isEmpty == false,
-                    let messages = operation.lockedMachine.sinkLog?.take()
-                {
+                if let messages = operation.lockedMachine.takeSinkMessages() {
                     SinkLog.send(messages, to: operation.lockedMachine.observers)
                 }
                 return result
