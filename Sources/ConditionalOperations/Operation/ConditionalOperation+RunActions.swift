@@ -94,7 +94,7 @@ extension ConditionalOperation {
     }
 
     /// Returns whether the operation became ready now: the queue then hands it to Foundation
-    /// itself, with the rest of its batch (``OperationStateMachine/Followup/admitted``).
+    /// itself, with the rest of its batch (``OperationStateMachine/Followup/Readiness/admitted``).
     /// `queue` and `dependenciesFinished`: those of the ``enqueue(on:dependenciesFinished:)`` it
     /// answers.
     func run(
@@ -113,7 +113,7 @@ extension ConditionalOperation {
         case .held(let action):
             let followup = advance(action, context: .admission).followup
             perform(followup)
-            return followup.contains(.admitted)
+            return followup.readiness == .admitted
         }
     }
 }

@@ -50,31 +50,41 @@ extension ConditionalOperation {
         }
     }
 
+    /// Takes the steps `followup` asks for, one of each concern, in the order of its fields.
     func perform(_ followup: Followup) {
-        guard !followup.isEmpty else { return }
-        if followup.contains(.releaseCategories) {
-            ExclusivityController.shared.release(for: ObjectIdentifier(self))
-        }
-        followup.queue?.handOver(self)
-        if followup.contains(.announceReady) { announceReadiness() }
-        if followup.contains(.deliver) { deliverEffects() }
-        if followup.contains(.announceStart) { announceStart() }
-        if followup.contains(.drain) { drain() }
-        if followup.contains(.launchLater) {
-            DispatchQueue.global(qos: dispatchQoS).async {
-                self.perform(self.machine.withLock { $0.launchDeferred() })
-            }
-        }
-        if followup.contains(.reannounceLater) {
+        if followup.releasesCategories { ExclusivityController.shared.release(for: ObjectIdentifier(self)) }
+        switch followup.readiness {
+        case nil, .admitted:
+            break
+        case .handOver(let queue):
+            queue.handOver(self)
+        case .announce:
+            announceReadiness()
+        case .reannounceLater:
             // Later, not at once: by then the queue has most likely started it, and a plain
             // queue's every announcement is a scheduling pass over all it holds.
             let due = DispatchTime.now() + ReadinessAnnouncements.reannouncementDelay
             DispatchQueue.global(qos: dispatchQoS).asyncAfter(deadline: due) { self.reannounce() }
-        }
-        if followup.contains(.reannounceNow) {
+        case .reannounceNow:
             DispatchQueue.global(qos: dispatchQoS).async { self.reannounce() }
         }
-        if followup.contains(.executeNow) { execute() }
+        switch followup.delivery {
+        case nil: break
+        case .deliver: deliverEffects()
+        case .announceStart: announceStart()
+        }
+        switch followup.running {
+        case nil:
+            break
+        case .drain:
+            drain()
+        case .launchLater:
+            DispatchQueue.global(qos: dispatchQoS).async {
+                self.perform(self.machine.withLock { $0.launchDeferred() })
+            }
+        case .executeNow:
+            execute()
+        }
     }
 
     /// A re-announcement asked for earlier, unless the operation no longer waits for its start.
@@ -119,7 +129,7 @@ extension ConditionalOperation {
     }
 
     /// Posts KVO `isExecuting` around the change, tells observers `operationDidStart`, then goes
-    /// on delivering (``OperationStateMachine/Followup/announceStart``).
+    /// on delivering (``OperationStateMachine/Followup/Delivery/announceStart``).
     private func announceStart() {
         willChange(.isExecuting)
         let observers = machine.withLock { $0.startAnnounced() }
