@@ -60,6 +60,7 @@ extension OperationStateMachine {
     var hasEventSinks: Bool { sinkLog != nil }
 
     /// What the current event wrote for the sinks, taken out; `nil` if nothing.
+    @inline(__always)
     mutating func takeSinkMessages() -> [SinkMessage]? {
         guard sinkLog?.isEmpty == false else { return nil }
         return sinkLog?.take()
