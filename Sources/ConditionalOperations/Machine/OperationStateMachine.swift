@@ -219,8 +219,9 @@ struct OperationStateMachine {
 
     /// Every write of ``phase``, a new one or new data of the same one: the event sinks hear of a
     /// change of the public state it makes.
-    /// Inlined: the phase is then written in place, as an assignment would, not copied through
-    /// a call (the no-op operation's cost).
+    ///
+    /// Inlined: the phase is then written in place, as an assignment would, not copied through a
+    /// call (the no-op operation's cost).
     @inline(__always)
     mutating func enter(_ next: Phase) {
         phase = next
