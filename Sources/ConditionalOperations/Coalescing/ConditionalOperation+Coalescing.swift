@@ -53,7 +53,7 @@ extension ConditionalOperation {
                 break  // cancelled or started meanwhile: it runs (and ends) on its own
             }
         }
-        return run(
+        return perform(
             machine.withLock {
                 $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished, keyLookedUp: true)
             },

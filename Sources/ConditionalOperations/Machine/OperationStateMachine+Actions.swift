@@ -15,79 +15,117 @@ extension OperationStateMachine {
         case finish([any Error], wasExecuting: Bool, releasesCategories: Bool)
     }
 
-    /// The work an action leaves to the runner, once unlocked, in this order, with the queue to
-    /// hand the operation to when it became ready there.
+    /// The work an action leaves to the runner, once unlocked: at most one step of each concern,
+    /// taken in this order (``ConditionalOperation/perform(_:)`` switches over each).
+    ///
+    /// Events combine their steps (a cancel queues `didCancel`, withdraws a category request and
+    /// makes the operation ready): two different steps of one concern would be a contradiction,
+    /// and stop the process naming both.
     struct Followup: Equatable, ExpressibleByArrayLiteral {
-        private var steps: UInt16
-        /// With ``handOver(to:)``: the `ConditionalOperationQueue` that held the operation until ready.
-        private(set) var queue: ConditionalOperationQueue?
-
-        private init(step: UInt16) {
-            steps = step
-        }
-
         /// Give back (or withdraw the request for) the exclusivity categories.
-        static let releaseCategories = Followup(step: 1 << 0)
-        /// The operation is ready: `queue`, which held it, takes it from here.
-        static func handOver(to queue: ConditionalOperationQueue) -> Followup {
-            var followup = Followup(step: 1 << 1)
-            followup.queue = queue
-            return followup
-        }
-        /// Post KVO `isReady`: `willChangeValue`, ``announcementBegan()``, `didChangeValue`, then
-        /// ``announcementEnded()``.
-        static let announceReady = Followup(step: 1 << 2)
-        /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
-        static let deliver = Followup(step: 1 << 3)
-        /// The caller became the deliverer of the start, first in line: post KVO `isExecuting`
-        /// around ``startAnnounced()``, tell the observers, then deliver as ``deliver`` does.
-        static let announceStart = Followup(step: 1 << 10)
-        /// Started without executing, the operation lets what it runs finish first (S11): call
-        /// `drain()`, which ends with ``drained(errors:)``.
-        static let drain = Followup(step: 1 << 4)
-        /// `start()` was called before the operation was ready: launch it on another thread.
-        static let launchLater = Followup(step: 1 << 5)
-        /// Announce readiness again from another thread, after a delay: it became ready inside a
-        /// query, and the queue most likely starts it before a stale answer could matter
-        /// (``ReadinessAnnouncements``).
-        static let reannounceLater = Followup(step: 1 << 6)
-        /// Announce readiness again from another thread, at once: the queue's re-test found it
-        /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).
-        static let reannounceNow = Followup(step: 1 << 9)
-        /// Started with nothing to deliver and nobody to tell: call `execute()` now, on this thread.
-        static let executeNow = Followup(step: 1 << 7)
-        /// Ready while the queue adds it (``Context/admission``): the queue hands it over itself,
-        /// with the rest of its batch. The runner has nothing to do for it.
-        static let admitted = Followup(step: 1 << 8)
+        private(set) var releasesCategories = false
+        private(set) var readiness: Readiness?
+        private(set) var delivery: Delivery?
+        private(set) var running: Running?
 
-        init() {
-            steps = 0
-        }
+        enum Readiness: Equatable {
+            /// The operation is ready: this queue, which held it, takes it from here.
+            case handOver(ConditionalOperationQueue)
+            /// Ready while the queue adds it (``Context/admission``): the queue hands it over
+            /// itself, with the rest of its batch. The runner has nothing to do for it.
+            case admitted
+            /// Post KVO `isReady`: `willChangeValue`, ``announcementBegan()``, `didChangeValue`,
+            /// then ``announcementEnded()``.
+            case announce
+            /// Announce readiness again from another thread, after a delay: it became ready inside
+            /// a query, and the queue most likely starts it before a stale answer could matter
+            /// (``ReadinessAnnouncements``).
+            case reannounceLater
+            /// Announce readiness again from another thread, at once: the queue's re-test found it
+            /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).
+            case reannounceNow
 
-        init(arrayLiteral followups: Followup...) {
-            steps = 0
-            for followup in followups {
-                steps |= followup.steps
-                if queue == nil { queue = followup.queue }
+            static func == (lhs: Readiness, rhs: Readiness) -> Bool {
+                switch (lhs, rhs) {
+                case (.handOver(let left), .handOver(let right)): left === right
+                case (.admitted, .admitted), (.announce, .announce), (.reannounceLater, .reannounceLater),
+                    (.reannounceNow, .reannounceNow):
+                    true
+                case (.handOver, _), (.admitted, _), (.announce, _), (.reannounceLater, _),
+                    (.reannounceNow, _):
+                    false
+                }
             }
         }
 
-        var isEmpty: Bool { steps == 0 }
-
-        /// Whether every step of `other` is to be taken (its queue aside).
-        func contains(_ other: Followup) -> Bool {
-            steps & other.steps == other.steps
+        enum Delivery: Equatable {
+            /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
+            case deliver
+            /// The caller became the deliverer of the start, first in line: post KVO `isExecuting`
+            /// around ``startAnnounced()``, tell the observers, then deliver as ``deliver`` does.
+            case announceStart
         }
 
+        enum Running: Equatable {
+            /// Started without executing, the operation lets what it runs finish first (S11):
+            /// call `drain()`, which ends with ``drained(errors:)``.
+            case drain
+            /// `start()` was called before the operation was ready: launch it on another thread.
+            case launchLater
+            /// Started with nothing to deliver and nobody to tell: call `execute()` now, on this
+            /// thread.
+            case executeNow
+        }
+
+        static let releaseCategories = Followup(releasesCategories: true)
+        static func handOver(to queue: ConditionalOperationQueue) -> Followup {
+            Followup(readiness: .handOver(queue))
+        }
+        static let admitted = Followup(readiness: .admitted)
+        static let announceReady = Followup(readiness: .announce)
+        static let reannounceLater = Followup(readiness: .reannounceLater)
+        static let reannounceNow = Followup(readiness: .reannounceNow)
+        static let deliver = Followup(delivery: .deliver)
+        static let announceStart = Followup(delivery: .announceStart)
+        static let drain = Followup(running: .drain)
+        static let launchLater = Followup(running: .launchLater)
+        static let executeNow = Followup(running: .executeNow)
+
+        private init(
+            releasesCategories: Bool = false, readiness: Readiness? = nil, delivery: Delivery? = nil,
+            running: Running? = nil
+        ) {
+            self.releasesCategories = releasesCategories
+            self.readiness = readiness
+            self.delivery = delivery
+            self.running = running
+        }
+
+        init(arrayLiteral followups: Followup...) {
+            self.init(releasesCategories: false)
+            for followup in followups { self = union(followup) }
+        }
+
+        var isEmpty: Bool { !releasesCategories && readiness == nil && delivery == nil && running == nil }
+
+        /// The queue that takes the operation over (``Readiness/handOver(_:)``), if any.
+        var queue: ConditionalOperationQueue? {
+            if case .handOver(let queue) = readiness { queue } else { nil }
+        }
+
+        /// The steps of both.
         func union(_ other: Followup) -> Followup {
-            var union = self
-            union.steps |= other.steps
-            union.queue = queue ?? other.queue
-            return union
+            Followup(
+                releasesCategories: releasesCategories || other.releasesCategories,
+                readiness: Self.either(readiness, other.readiness),
+                delivery: Self.either(delivery, other.delivery),
+                running: Self.either(running, other.running))
         }
 
-        static func == (lhs: Followup, rhs: Followup) -> Bool {
-            lhs.steps == rhs.steps && lhs.queue === rhs.queue
+        private static func either<Step: Equatable>(_ lhs: Step?, _ rhs: Step?) -> Step? {
+            guard let lhs, let rhs, lhs != rhs else { return lhs ?? rhs }
+            fatalError(
+                "Followup: both \(lhs) and \(rhs) asked of the runner, which takes one step of each concern")
         }
     }
 

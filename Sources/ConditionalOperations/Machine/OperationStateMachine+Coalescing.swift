@@ -53,7 +53,7 @@ extension OperationStateMachine {
         guard joinsWhenAdded else { return .enqueue }
         // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
         owner = queue
-        phase = .joining(requests)
+        enter(.joining(requests))
         return .joined
     }
 

@@ -111,7 +111,7 @@ extension OperationStateMachine {
         guard case .ready(let verdict, let requests) = phase, requests.contains(.lateDependency) else {
             return nil
         }
-        phase = .ready(verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved]))
+        enter(.ready(verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved])))
         return requests.contains(.startDeclined) ? owner : nil
     }
 }

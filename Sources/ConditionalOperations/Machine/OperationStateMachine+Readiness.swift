@@ -43,20 +43,21 @@ extension OperationStateMachine {
         switch phase {
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
-            // Nothing to wait for: the common case, in one step, through `pending` (S16 yields it).
+            // Nothing to wait for: the common case, in one step. It goes through `pending` all the
+            // same (S16 yields it): the sinks hear of it, though the phase never holds it.
             owner = queue
-            phase = .pending(.asked, requests)
-            phase = .ready(.execute, requests)
+            if hasEventSinks { noteState(.pending) }
+            enter(.ready(.execute, requests))
             return .ready
         case .initialized where !conditions.isEmpty, .pending(.unasked, _) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
             owner = queue
-            phase = .pending(.asking, requests)
+            enter(.pending(.asking, requests))
             return .held(.askConditionDependencies(conditions))
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
             owner = queue
-            if case .initialized(let requests) = phase { phase = .pending(.unasked, requests) }
+            if case .initialized(let requests) = phase { enter(.pending(.unasked, requests)) }
             return .held(
                 queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
         case .ready:
@@ -132,7 +133,7 @@ extension OperationStateMachine {
             }
             guard dependenciesFinished else { return notReady() }
             if case .initialized(let requests) = phase {
-                phase = .pending(current, requests)  // admitted: S16 yields `pending`
+                enter(.pending(current, requests))  // admitted: S16 yields `pending`
             }
             return dependenciesPassed(stage: current, context: context)
         case .evaluating, .acquiring, .joining:
@@ -142,8 +143,9 @@ extension OperationStateMachine {
             // A dependency added since it was ready: Foundation's answer decides (S9).
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }
-            phase = .ready(
-                verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved]))
+            enter(
+                .ready(
+                    verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved])))
             return .answer(
                 true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
         case .ready where isStartRequested:
@@ -180,7 +182,7 @@ extension OperationStateMachine {
         switch stage {
         case .unasked:
             // Asking until every condition dependency was added (``conditionDependenciesAdded(any:)``).
-            phase = .pending(.askingAfterDependencies, requests)
+            enter(.pending(.askingAfterDependencies, requests))
             return .askConditionDependencies(conditions)
         case .asking, .askingAfterDependencies:
             // Their dependencies are being added: not yet.
@@ -202,7 +204,7 @@ extension OperationStateMachine {
             return evaluateConditions()
         case .pending(.asking, let requests), .pending(.askingAfterDependencies, let requests):
             // Read the dependencies again, theirs included.
-            phase = .pending(.asked, requests)
+            enter(.pending(.asked, requests))
             return .readDependencies(.asked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
@@ -215,7 +217,7 @@ extension OperationStateMachine {
     /// Hands the conditions out for evaluation, all at once (S2). The machine keeps them until
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
-        phase = .evaluating(Evaluation(count: conditions.count), requests)
+        enter(.evaluating(Evaluation(count: conditions.count), requests))
         awaitedStamp = .time
         return .evaluate(conditions)
     }
@@ -228,7 +230,7 @@ extension OperationStateMachine {
             // Every condition answered: go on, here. Otherwise the last answer will.
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
-                phase = .evaluating(evaluation, requests)
+                enter(.evaluating(evaluation, requests))
                 if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
@@ -269,7 +271,7 @@ extension OperationStateMachine {
                 evaluation.skipped = true
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
-                phase = .evaluating(evaluation, requests)
+                enter(.evaluating(evaluation, requests))
                 return EvaluatedAction(readiness: .answer(false, []))
             }
             let dropped = conditions
@@ -293,7 +295,7 @@ extension OperationStateMachine {
         guard verdict == .execute, !categories.isEmpty else {
             return .answer(true, becomeReady(verdict, context: context))
         }
-        phase = .acquiring(Acquisition(), requests)
+        enter(.acquiring(Acquisition(), requests))
         awaitedStamp = .time
         return .acquire(categories, parent: exclusivityParent)
     }
@@ -304,7 +306,7 @@ extension OperationStateMachine {
         case .acquiring(var acquisition, let requests) where acquisition.isInline:
             // Granted from another thread before the request returned: the requester reports it.
             acquisition.isGranted = true
-            phase = .acquiring(acquisition, requests)
+            enter(.acquiring(acquisition, requests))
             return .answer(false, [])
         case .acquiring(let acquisition, _):
             // Granted later: ready now.
@@ -329,7 +331,7 @@ extension OperationStateMachine {
             // Waiting: the grant will make it ready.
             if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
             acquisition.isInline = false
-            phase = .acquiring(acquisition, requests)
+            enter(.acquiring(acquisition, requests))
             if context.answersQuery { announcements.answeredNotReady() }
             return .answer(false, [])
         case .ready, .executing, .draining, .finishing, .finished:

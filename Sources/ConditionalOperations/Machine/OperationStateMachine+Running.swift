@@ -21,7 +21,7 @@ extension OperationStateMachine {
         switch phase {
         case .initialized(let requests):
             // A manual start admits it.
-            phase = .pending(.unasked, requests.union(.start))
+            enter(.pending(.unasked, requests.union(.start)))
             return .admit
         case .pending:
             // Its dependencies may have finished: ask.
@@ -54,6 +54,48 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .joining:
             fatalError("launchDeferred in phase \(phase): only a ready operation launches")
         }
+    }
+
+    /// Started and ready: execute, or finish (or drain) without executing.
+    mutating func launch() -> Followup {
+        guard case .ready(let verdict, let requests) = phase else {
+            fatalError("launch in phase \(phase): only a ready operation launches")
+        }
+        if isCancelled || isFinishRequested || verdict != .execute {
+            // A cancel or an early finish beats a skip: the operation did not have nothing to do.
+            let ending: Ending =
+                isCancelled
+                ? .cancelled
+                : isFinishRequested || verdict == .conditionsFailed
+                    ? .failed : verdict == .joined ? .joined : .skipped
+            if drainsBeforeFinishing {
+                enter(.draining(ending, requests))
+                return .drain
+            }
+            return queueFinish(ending)
+        }
+        if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
+            // Nobody to tell of the start: execute at once on this thread, without a trip through
+            // the effects (S1 holds: no callback is waiting to be delivered before it).
+            enter(.executing(.called(thread: .none, since: .unstamped)))
+            awaitedStamp = .timeAndThread
+            return .executeNow
+        }
+        enter(.executing(.due(onAnotherThread: effects.isDelivering)))
+        // Queued, so that `isExecuting` answers `false` until the start is announced
+        // (``startAnnounced()``); at the head of an idle queue, its deliverer announces it at once.
+        return queueEffect(.didStart).isEmpty ? [] : .announceStart
+    }
+
+    /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
+    /// swift-corelibs-foundation only records it for its own `start()`, which a
+    /// `ConditionalOperation` replaces, and pays locks and string comparisons for each notification.
+    static var postsExecutingKVO: Bool {
+        #if canImport(ObjectiveC)
+            true
+        #else
+            false
+        #endif
     }
 
     enum CancelAction: Equatable {
@@ -124,13 +166,13 @@ extension OperationStateMachine {
             // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
             // still run, cancelled, and finish before it does (S11).
             errors.append(contentsOf: new)
-            phase = .executing(.draining(finishRequested: true))
+            enter(.executing(.draining(finishRequested: true)))
             return .deferred(.drain)
         case .executing(.draining(let finishRequested)):
             // S6: recorded; it finishes once what it runs finished.
             guard !finishRequested else { return .ignored }
             errors.append(contentsOf: new)
-            phase = .executing(.draining(finishRequested: true))
+            enter(.executing(.draining(finishRequested: true)))
             return .deferred([])
         case .executing(let execution):
             // The usual end of the work; before `execute()` was called (`didStart` is being
@@ -143,7 +185,7 @@ extension OperationStateMachine {
                 return .finishing(queueFinish(ending, thread: execution.thread))
             }
             dropOfferedCancelErrors()
-            phase = .finishing(ending, thread: execution.thread)
+            enter(.finishing(ending, thread: execution.thread))
             return .deliverNow(finishEffect(ending), observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
@@ -211,17 +253,17 @@ extension OperationStateMachine {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
             // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
             // still run, cancelled, and finish before it does (S11).
-            phase = .executing(.draining(finishRequested: false))
+            enter(.executing(.draining(finishRequested: false)))
             effects.endDelivery()
             return .drain
         case .executing(.due) where isCancelled:
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
-            phase = .finishing(.cancelledAsItStarted, thread: .none)
+            enter(.finishing(.cancelledAsItStarted, thread: .none))
             return .deliver(finishEffect(.cancelledAsItStarted), observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
-            phase = .executing(.called(thread: .none, since: .unstamped))
+            enter(.executing(.called(thread: .none, since: .unstamped)))
             awaitedStamp = onAnotherThread ? .time : .timeAndThread
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
@@ -265,7 +307,7 @@ extension OperationStateMachine {
         let action = FinishedAction.finished(
             waiters: waiters, owner: owner, dropped: (observers, conditions))
         noteFinishedForSinks()
-        phase = .finished(ending)
+        enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         observers = ObserverList()
         conditions = []

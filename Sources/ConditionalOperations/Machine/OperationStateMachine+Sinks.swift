@@ -59,15 +59,21 @@ extension OperationStateMachine {
     /// Whether some observers are event sinks.
     var hasEventSinks: Bool { sinkLog != nil }
 
+    /// What the current event wrote for the sinks, taken out; `nil` if nothing.
+    @inline(__always)
+    mutating func takeSinkMessages() -> [SinkMessage]? {
+        guard sinkLog?.isEmpty == false else { return nil }
+        return sinkLog?.take()
+    }
+
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
     /// without sinks does not even make the event.
     mutating func tellSinks(_ event: LogEvent) {
         sinkLog?.append(.log(event))
     }
 
-    /// The phase changed: the sinks hear of a change of the public state.
-    mutating func noteStateChange() {
-        let current = state
+    /// The public state is `current`: the sinks hear of it if it changed.
+    mutating func noteState(_ current: ConditionalOperation.State) {
         guard current != sinksTold else { return }
         sinksTold = current
         sinkLog?.append(.event(.stateChanged(current)))

@@ -17,12 +17,12 @@ extension OperationStateMachine {
         switch phase {
         case .evaluating(var evaluation, let requests):
             evaluation.began = now
-            phase = .evaluating(evaluation, requests)
+            enter(.evaluating(evaluation, requests))
         case .acquiring(var acquisition, let requests):
             acquisition.began = now
-            phase = .acquiring(acquisition, requests)
+            enter(.acquiring(acquisition, requests))
         case .executing(.called(let called, _)):
-            phase = .executing(.called(thread: recordsThread ? thread : called, since: now))
+            enter(.executing(.called(thread: recordsThread ? thread : called, since: now)))
         case .initialized, .pending, .joining, .ready, .executing(.due), .executing(.draining), .draining,
             .finishing,
             .finished:

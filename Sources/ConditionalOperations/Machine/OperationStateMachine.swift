@@ -162,9 +162,8 @@ struct OperationStateMachine {
     /// storage passes it in before unlocking (``stamp(thread:now:)``).
     var awaitedStamp = Stamp.none
     var announcements = ReadinessAnnouncements()
-    var phase = Phase.initialized([]) {
-        didSet { if hasEventSinks { noteStateChange() } }
-    }
+    /// Written by ``enter(_:)`` alone.
+    private(set) var phase = Phase.initialized([])
     /// The last public state the event sinks were told of.
     var sinksTold = ConditionalOperation.State.initialized
 
@@ -218,18 +217,29 @@ struct OperationStateMachine {
     var isStartRequested: Bool { requests.contains(.start) }
     var isFinishRequested: Bool { requests.contains(.finish) }
 
+    /// Every write of ``phase``, a new one or new data of the same one: the event sinks hear of a
+    /// change of the public state it makes.
+    ///
+    /// Inlined: the phase is then written in place, as an assignment would, not copied through a
+    /// call (the no-op operation's cost).
+    @inline(__always)
+    mutating func enter(_ next: Phase) {
+        phase = next
+        if hasEventSinks { noteState(state) }
+    }
+
     /// Records `request` in the phase, which must be one before `executing` (or `draining`).
     mutating func record(_ request: Requests) {
         switch phase {
-        case .initialized(let requests): phase = .initialized(requests.union(request))
-        case .pending(let stage, let requests): phase = .pending(stage, requests.union(request))
+        case .initialized(let requests): enter(.initialized(requests.union(request)))
+        case .pending(let stage, let requests): enter(.pending(stage, requests.union(request)))
         case .evaluating(let evaluation, let requests):
-            phase = .evaluating(evaluation, requests.union(request))
+            enter(.evaluating(evaluation, requests.union(request)))
         case .acquiring(let acquisition, let requests):
-            phase = .acquiring(acquisition, requests.union(request))
-        case .joining(let requests): phase = .joining(requests.union(request))
-        case .ready(let verdict, let requests): phase = .ready(verdict, requests.union(request))
-        case .draining(let ending, let requests): phase = .draining(ending, requests.union(request))
+            enter(.acquiring(acquisition, requests.union(request)))
+        case .joining(let requests): enter(.joining(requests.union(request)))
+        case .ready(let verdict, let requests): enter(.ready(verdict, requests.union(request)))
+        case .draining(let ending, let requests): enter(.draining(ending, requests.union(request)))
         case .executing, .finishing, .finished:
             fatalError("record(\(request)) in phase \(phase): it was started and executed")
         }
@@ -320,7 +330,7 @@ struct OperationStateMachine {
 
     mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
         dropOfferedCancelErrors()
-        phase = .finishing(ending, thread: thread)
+        enter(.finishing(ending, thread: thread))
         return queueEffect(finishEffect(ending))
     }
 
@@ -344,7 +354,7 @@ struct OperationStateMachine {
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
-        phase = .ready(verdict, requests)
+        enter(.ready(verdict, requests))
         if let owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
             // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).
@@ -356,47 +366,5 @@ struct OperationStateMachine {
             return .announceReady
         }
         return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
-    }
-
-    /// Started and ready: execute, or finish (or drain) without executing.
-    mutating func launch() -> Followup {
-        guard case .ready(let verdict, let requests) = phase else {
-            fatalError("launch in phase \(phase): only a ready operation launches")
-        }
-        if isCancelled || isFinishRequested || verdict != .execute {
-            // A cancel or an early finish beats a skip: the operation did not have nothing to do.
-            let ending: Ending =
-                isCancelled
-                ? .cancelled
-                : isFinishRequested || verdict == .conditionsFailed
-                    ? .failed : verdict == .joined ? .joined : .skipped
-            if drainsBeforeFinishing {
-                phase = .draining(ending, requests)
-                return .drain
-            }
-            return queueFinish(ending)
-        }
-        if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
-            // Nobody to tell of the start: execute at once on this thread, without a trip through
-            // the effects (S1 holds: no callback is waiting to be delivered before it).
-            phase = .executing(.called(thread: .none, since: .unstamped))
-            awaitedStamp = .timeAndThread
-            return .executeNow
-        }
-        phase = .executing(.due(onAnotherThread: effects.isDelivering))
-        // Queued, so that `isExecuting` answers `false` until the start is announced
-        // (``startAnnounced()``); at the head of an idle queue, its deliverer announces it at once.
-        return queueEffect(.didStart).isEmpty ? [] : .announceStart
-    }
-
-    /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
-    /// swift-corelibs-foundation only records it for its own `start()`, which a
-    /// `ConditionalOperation` replaces, and pays locks and string comparisons for each notification.
-    static var postsExecutingKVO: Bool {
-        #if canImport(ObjectiveC)
-            true
-        #else
-            false
-        #endif
     }
 }

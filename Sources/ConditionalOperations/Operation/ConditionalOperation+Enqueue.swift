@@ -8,7 +8,7 @@ extension ConditionalOperation {
     /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
     func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        run(
+        perform(
             machine.withLock { $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) },
             queue: queue, dependenciesFinished: dependenciesFinished)
     }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// The runner's half for the entry points: each public method is lock → one event → unlock →
-/// `run` its action, and every such action is run here, outside the lock. The steps towards
-/// readiness and the delivery of callbacks are in `+Runner`.
+/// `perform` its action, and every such action is performed here, by a `switch` over it, outside
+/// the lock. The steps towards readiness, the steps every action may leave (``Followup``) and the
+/// delivery of callbacks are in `+Runner`.
 extension ConditionalOperation {
-    func run(_ action: OperationStateMachine.StartAction) {
+    func perform(_ action: OperationStateMachine.StartAction) {
         switch action {
         case .misuse:
             Misuse.trap("\(diagnosticName): start() called twice (S13: an operation starts once)")
@@ -16,14 +17,14 @@ extension ConditionalOperation {
             _ = queryReadiness(context: .start)
         case .checkDependencies:
             let dependenciesFinished = self.dependenciesFinished
-            run(machine.withLock { $0.startChecked(dependenciesFinished: dependenciesFinished) })
+            perform(machine.withLock { $0.startChecked(dependenciesFinished: dependenciesFinished) })
         }
     }
 
-    func run(_ action: OperationStateMachine.CheckedStartAction) {
+    func perform(_ action: OperationStateMachine.CheckedStartAction) {
         switch action {
         case .misuse:
-            run(OperationStateMachine.StartAction.misuse)
+            perform(OperationStateMachine.StartAction.misuse)
         case .launched(let followup):
             perform(followup)
         case .declined(let owner):
@@ -35,13 +36,13 @@ extension ConditionalOperation {
         }
     }
 
-    func run(_ action: OperationStateMachine.CancelAction) {
+    func perform(_ action: OperationStateMachine.CancelAction) {
         guard case .cancelled(let followup) = action else { return }
         cancelInFoundation()
         perform(followup)
     }
 
-    func run(_ action: OperationStateMachine.FinishAction) {
+    func perform(_ action: OperationStateMachine.FinishAction) {
         switch action {
         case .finishing(let followup), .deferred(let followup):
             perform(followup)
@@ -57,7 +58,7 @@ extension ConditionalOperation {
         }
     }
 
-    func run(_ action: OperationStateMachine.AddConditionAction, _ condition: some OperationCondition) {
+    func perform(_ action: OperationStateMachine.AddConditionAction, _ condition: some OperationCondition) {
         switch action {
         case .added, .ignored:
             break
@@ -69,14 +70,14 @@ extension ConditionalOperation {
         }
     }
 
-    func run(_ action: OperationStateMachine.AddObserverAction, _ observer: some OperationObserver) {
+    func perform(_ action: OperationStateMachine.AddObserverAction, _ observer: some OperationObserver) {
         if case .tellFinished(let errors) = action {
             observer.operationDidFinish(self, errors: errors)  // too late to be told in order
         }
     }
 
     /// Runs `operation` on the queue the machine named, then tells observers (S10).
-    func run(
+    func perform(
         _ action: (queue: OperationQueue?, askCurrent: Bool),
         producing operation: Foundation.Operation
     ) {
@@ -89,15 +90,15 @@ extension ConditionalOperation {
     }
 
     /// A waiter registered before the operation finished runs then; otherwise now.
-    func run(isWaiting: Bool, _ waiter: @Sendable () -> Void) {
+    func perform(isWaiting: Bool, _ waiter: @Sendable () -> Void) {
         if !isWaiting { waiter() }
     }
 
     /// Returns whether the operation became ready now: the queue then hands it to Foundation
-    /// itself, with the rest of its batch (``OperationStateMachine/Followup/admitted``).
+    /// itself, with the rest of its batch (``OperationStateMachine/Followup/Readiness/admitted``).
     /// `queue` and `dependenciesFinished`: those of the ``enqueue(on:dependenciesFinished:)`` it
     /// answers.
-    func run(
+    func perform(
         _ action: OperationStateMachine.EnqueueAction, queue: ConditionalOperationQueue,
         dependenciesFinished: Bool
     ) -> Bool {
@@ -113,7 +114,7 @@ extension ConditionalOperation {
         case .held(let action):
             let followup = advance(action, context: .admission).followup
             perform(followup)
-            return followup.contains(.admitted)
+            return followup.readiness == .admitted
         }
     }
 }

@@ -17,7 +17,7 @@ extension ConditionalOperation {
             let recorded = record(machine.state >= .finishing || machine.isFinishRequested)
             return (machine.finish(errors: errors), recorded)
         }
-        run(action)
+        perform(action)
         return recorded
     }
 
@@ -42,7 +42,7 @@ extension ConditionalOperation {
             if case .ignored = action { counts = false } else { counts = true }
             return (action, record(counts))
         }
-        run(action)
+        perform(action)
         return recorded
     }
 

@@ -199,14 +199,14 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // `MutuallyExclusive` and `RateLimit` are always satisfied and have no dependency: only
         // their categories count.
         let evaluates = !(condition is MutuallyExclusive || condition is RateLimit)
-        run(
+        perform(
             machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) },
             condition)
     }
 
     /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
     public func addObserver(_ observer: some OperationObserver) {
-        run(machine.withLock { $0.addObserver(observer) }, observer)
+        perform(machine.withLock { $0.addObserver(observer) }, observer)
     }
 
     // MARK: Subclass hooks
@@ -292,7 +292,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// dependencies finished and its conditions were evaluated. Calling it twice is a
     /// programming error (S13).
     public final override func start() {
-        run(machine.withLock { $0.start() })
+        perform(machine.withLock { $0.start() })
     }
 
     /// Finishes the operation with `errors` (none for success). The first call wins (S6).
@@ -343,7 +343,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// started, or later from another thread of a plain queue) a queue of the library's runs it.
     public func produceOperation(_ operation: Foundation.Operation) {
         let thread = ThreadIdentity.current
-        run(machine.withLock { $0.producerQueue(thread: thread) }, producing: operation)
+        perform(machine.withLock { $0.producerQueue(thread: thread) }, producing: operation)
     }
 }
 
@@ -370,9 +370,7 @@ struct MachineLock {
                     operation.lockedMachine.stamp(thread: .current, now: .now)
                 }
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
-                if operation.lockedMachine.sinkLog?.isEmpty == false,
-                    let messages = operation.lockedMachine.sinkLog?.take()
-                {
+                if let messages = operation.lockedMachine.takeSinkMessages() {
                     SinkLog.send(messages, to: operation.lockedMachine.observers)
                 }
                 return result

@@ -51,7 +51,7 @@ extension ConditionalOperationsTests {
             // Ended on another thread, before the request reaches the controller.
             let ended = ending.happen(to: &machine)
             #expect(
-                !ended.contains(.releaseCategories), "no request to withdraw: the requester gives it back")
+                !ended.releasesCategories, "no request to withdraw: the requester gives it back")
             let delivered = OperationStateMachineTests.drain(&machine)
             #expect(delivered.last?.hasPrefix("finish(") == true, "\(delivered)")
             _ = machine.markFinished(notified: 0)

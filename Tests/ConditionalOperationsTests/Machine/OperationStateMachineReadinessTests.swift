@@ -314,7 +314,7 @@ extension ConditionalOperationsTests {
             _ = machine.endInlineEvaluation(context: .query)
             _ = machine.endInlineAcquisition(isGranted: false, context: .query)
             #expect(
-                machine.cancel(finishesWhenCancelled: true).followup?.contains(.releaseCategories) == true)
+                machine.cancel(finishesWhenCancelled: true).followup?.releasesCategories == true)
             #expect(machine.categoriesGranted().followup == .releaseCategories)
         }
 

@@ -47,7 +47,7 @@ extension ConditionalOperationsTests {
                     _ = machine.cancel(finishesWhenCancelled: !drains)
                     #expect(OperationStateMachineTests.drain(&machine) == ["didCancel"])
                     // A group's starting thread drains it.
-                    if case .launched(let followup) = machine.start(), followup.contains(.drain) {
+                    if case .launched(let followup) = machine.start(), followup.running == .drain {
                         _ = machine.drained(errors: [])
                     }
                 } else {
@@ -67,7 +67,7 @@ extension ConditionalOperationsTests {
                     case .finishedByDidStart, .groupFinishedByDidStart:
                         // A group's finishing thread drains it.
                         if case .deferred(let followup) = machine.finish(errors: []),
-                            followup.contains(.drain)
+                            followup.running == .drain
                         {
                             _ = machine.drained(errors: [])
                         }
