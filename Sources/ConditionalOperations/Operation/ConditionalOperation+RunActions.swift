@@ -35,9 +35,12 @@ extension ConditionalOperation {
         }
     }
 
-    func run(_ action: OperationStateMachine.CancelAction) {
+    /// `deferred`: dependencies Foundation does not list the operation in yet; added once it
+    /// is cancelled there, Foundation keeps them without listing it.
+    func run(_ action: OperationStateMachine.CancelAction, adding deferred: [Foundation.Operation]) {
         guard case .cancelled(let followup) = action else { return }
         cancelInFoundation()
+        for dependency in deferred { super.addDependency(dependency) }
         perform(followup)
     }
 
