@@ -44,7 +44,8 @@ extension ConditionalOperation {
     func enqueueCoalescing(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
         if let key = CoalescingEntries.key(of: self), let joined = queue.coalescingHolder(key, for: self) {
             switch machine.withLock({ $0.join(on: queue) }) {
-            case .joined:
+            case .joined(let deferred):
+                for dependency in deferred { super.addDependency(dependency) }
                 CoalescingEntries.setJoined(joined, by: self)
                 // At once if it finished already: a joiner never waits for an end that came.
                 joined.whenFinished { [weak self, unowned joined] in self?.joinedFinished(joined) }

@@ -35,8 +35,7 @@ extension ConditionalOperation {
     public func inject<Output>(
         from producer: ResultOperation<Output>, _ handOver: @escaping @Sendable (Self, Output) throws -> Void
     ) {
-        // The condition first: swift-corelibs-foundation asks `isReady` inside `addDependency`,
-        // which admits the operation at once if the producer already finished.
+        // The condition first: once the operation is admitted, a condition comes too late (S13).
         addCondition(
             InjectionCondition(producer: producer) { operation, output in
                 guard let consumer = operation as? Self else { return }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// S27, coalescing: an operation with a coalescing key, added to a `ConditionalOperationQueue`
 /// while an unfinished operation of its class with that key is there, joins that one instead of
 /// executing, and finishes as it did. The queue finds the one to join (`InFlightKeys`); the
@@ -29,13 +31,15 @@ extension OperationStateMachine {
     var joinsWhenAdded: Bool {
         guard hasCoalescingEntry, owner == nil, cancellation == .none else { return false }
         switch phase {
-        case .initialized(let requests), .pending(.unasked, let requests), .pending(.asked, let requests):
+        case .initialized(let requests, _), .pending(.unasked, let requests), .pending(.asked, let requests):
             // Its conditions were not asked for an answer yet.
             return requests.isEmpty
         case .ready(.execute, let requests):
             // Admitted by an `isReady` query, with no category held.
             return requests.isEmpty && categories.isEmpty
-        case .pending(.asking, _), .pending(.askingAfterDependencies, _), .evaluating, .acquiring, .ready,
+        case .pending(.registering, _), .pending(.asking, _), .pending(.askingAfterDependencies, _),
+            .evaluating,
+            .acquiring, .ready,
             .joining, .executing, .draining, .finishing, .finished:
             return false
         }
@@ -43,7 +47,9 @@ extension OperationStateMachine {
 
     enum JoinAction: Equatable {
         /// Joined: it waits for the operation it joined (``joinedFinished(errors:cancelled:skipped:)``).
-        case joined
+        /// The caller adds its dependencies held back until admission to Foundation
+        /// (``deferDependency(_:)``): in a queue now, it is listed in them as any operation there.
+        case joined(deferred: [Foundation.Operation])
         /// Moved on since the queue read its key (a cancel, a start): added as any operation is.
         case enqueue
     }
@@ -53,8 +59,9 @@ extension OperationStateMachine {
         guard joinsWhenAdded else { return .enqueue }
         // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
         owner = queue
+        let deferred = takeDeferredDependencies()
         enter(.joining(requests))
-        return .joined
+        return .joined(deferred: deferred)
     }
 
     enum JoinedFinishedAction: Equatable {

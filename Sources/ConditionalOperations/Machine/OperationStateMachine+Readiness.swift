@@ -10,6 +10,9 @@ extension OperationStateMachine {
         /// Read Foundation's own answer (every dependency finished) and query again with it and
         /// this stage: a change meanwhile makes that answer stale.
         case readDependencies(ConditionDependencies)
+        /// Add these dependencies, held back until admission, to Foundation, then
+        /// ``dependenciesRegistered(context:)``.
+        case registerDependencies([Foundation.Operation])
         /// Ask each condition for its dependency (S3), add them, then
         /// ``conditionDependenciesAdded(any:)``.
         case askConditionDependencies([any OperationCondition])
@@ -41,6 +44,11 @@ extension OperationStateMachine {
         guard owner == nil, !isStartRequested else { return .misuse }
         if !keyLookedUp, joinsWhenAdded { return .coalesce }
         switch phase {
+        case .initialized(let requests, let deferred) where !deferred.isEmpty:
+            // Held until its deferred dependencies were added to Foundation, at once.
+            owner = queue
+            enter(.pending(.registering, requests))
+            return .held(.registerDependencies(deferred))
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
             // Nothing to wait for: the common case, in one step. It goes through `pending` all the
@@ -57,7 +65,7 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
             owner = queue
-            if case .initialized(let requests) = phase { enter(.pending(.unasked, requests)) }
+            if case .initialized(let requests, _) = phase { enter(.pending(.unasked, requests)) }
             return .held(
                 queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
         case .ready:
@@ -87,6 +95,9 @@ extension OperationStateMachine {
     mutating func settledReadiness() -> SettledReadiness {
         if isDeallocating { return .answer(state >= .ready) }
         switch phase {
+        case .initialized(_, let deferred) where !deferred.isEmpty:
+            // Its deferred dependencies are added to Foundation first.
+            return .query
         case .initialized:
             // Admitted by the first query that finds every dependency finished.
             return .readDependencies(.unasked)
@@ -124,6 +135,10 @@ extension OperationStateMachine {
         dependenciesFinished: Bool?, stage: ConditionDependencies? = nil, context: Context
     ) -> ReadinessAction {
         switch phase {
+        case .initialized(let requests, let deferred) where !deferred.isEmpty:
+            // Admitted: its deferred dependencies are added to Foundation before it answers.
+            enter(.pending(.registering, requests))
+            return .registerDependencies(deferred)
         case .initialized, .pending:
             // Waiting for dependencies: the answer must be read under the stage it is used in.
             let current: ConditionDependencies
@@ -131,8 +146,9 @@ extension OperationStateMachine {
             guard let dependenciesFinished, stage == nil || stage == current else {
                 return .readDependencies(current)
             }
-            guard dependenciesFinished else { return notReady() }
-            if case .initialized(let requests) = phase {
+            // Its own dependencies still being added, Foundation's answer is not whole.
+            guard dependenciesFinished, current != .registering else { return notReady() }
+            if case .initialized(let requests, _) = phase {
                 enter(.pending(current, requests))  // admitted: S16 yields `pending`
             }
             return dependenciesPassed(stage: current, context: context)
@@ -187,6 +203,8 @@ extension OperationStateMachine {
         case .asking, .askingAfterDependencies:
             // Their dependencies are being added: not yet.
             return notReady()
+        case .registering:
+            fatalError("dependenciesPassed while its own dependencies are being added")
         case .asked:
             // Every dependency, theirs included, finished: evaluate them all at once (S2).
             return evaluateConditions()
@@ -209,7 +227,8 @@ extension OperationStateMachine {
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
             return .answer(true, [])
-        case .initialized, .pending(.unasked, _), .pending(.asked, _), .evaluating, .acquiring, .joining:
+        case .initialized, .pending(.registering, _), .pending(.unasked, _), .pending(.asked, _), .evaluating,
+            .acquiring, .joining:
             fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
     }
@@ -364,37 +383,5 @@ extension OperationStateMachine {
     private var isWaitingForStart: Bool {
         guard case .ready = phase else { return false }
         return !isStartRequested
-    }
-
-    // MARK: Dependency cycles (S9)
-
-    /// The owner found the operation in a dependency cycle: it will finish with `error`, without
-    /// executing. Every operation of the cycle is marked before any is released
-    /// (``breakCycle()``): one finishing first must not let another execute.
-    mutating func markInCycle(_ error: any Error) {
-        switch phase {
-        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready:
-            // Not started: it must not execute.
-            guard !isFinishRequested else { return }
-            record(.finish)
-            errors.append(error)
-        case .executing, .draining, .finishing, .finished:
-            // Started already: too late to stop it.
-            return
-        }
-    }
-
-    /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
-    mutating func breakCycle() -> Followup {
-        switch phase {
-        case .initialized, .pending, .evaluating, .acquiring, .joining:
-            // Its dependencies (or the operation it joined, S27) would never finish: ready now, it
-            // finishes once started.
-            guard isFinishRequested else { return [] }
-            return abandonConditions().union(becomeReady(.execute, context: .cancel))
-        case .ready, .executing, .draining, .finishing, .finished:
-            // Ready already.
-            return []
-        }
     }
 }

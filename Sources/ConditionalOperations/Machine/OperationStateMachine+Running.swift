@@ -19,9 +19,12 @@ extension OperationStateMachine {
     mutating func start() -> StartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
-        case .initialized(let requests):
-            // A manual start admits it.
-            enter(.pending(.unasked, requests.union(.start)))
+        case .initialized(let requests, let deferred):
+            // A manual start admits it; the query that follows adds its deferred dependencies.
+            enter(
+                deferred.isEmpty
+                    ? .pending(.unasked, requests.union(.start))
+                    : .initialized(requests.union(.start), deferred))
             return .admit
         case .pending:
             // Its dependencies may have finished: ask.
@@ -335,9 +338,11 @@ extension OperationStateMachine {
         }
     }
 
-    /// The operation is being deallocated (its dependencies are about to be removed).
-    mutating func beginDeallocation() {
+    /// The operation is being deallocated (its dependencies are about to be removed). Returns
+    /// the dependencies Foundation does not list it in, to release with the others.
+    mutating func beginDeallocation() -> [Foundation.Operation] {
         isDeallocating = true
+        return takeDeferredDependencies()
     }
 }
 

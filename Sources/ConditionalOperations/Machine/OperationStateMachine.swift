@@ -18,8 +18,9 @@ struct OperationStateMachine {
     /// The phases before `executing` carry the ``Requests`` made of the operation from outside
     /// (`start()`, an early `finish`); from `executing` on it was started, and a finish finishes.
     enum Phase {
-        /// Not yet admitted by a queue, a `start()` or a readiness query.
-        case initialized(Requests)
+        /// Not yet admitted by a queue, a `start()` or a readiness query, with the dependencies
+        /// Foundation does not list it in yet (``deferDependency(_:)``).
+        case initialized(Requests, [Foundation.Operation])
         /// Admitted: waiting for its dependencies, and for those its conditions add (S3).
         case pending(ConditionDependencies, Requests)
         /// Every dependency finished: the conditions answer (S2).
@@ -62,6 +63,9 @@ struct OperationStateMachine {
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
     /// before it stale.
     enum ConditionDependencies: UInt8 {
+        /// Its own dependencies, held back until admission, are being added to Foundation: its
+        /// answer is not whole yet (``deferDependency(_:)``). The conditions are unasked.
+        case registering
         case unasked
         /// A caller is asking the conditions and adding their dependencies: one finishing
         /// meanwhile must not let the conditions be evaluated.
@@ -163,7 +167,7 @@ struct OperationStateMachine {
     var awaitedStamp = Stamp.none
     var announcements = ReadinessAnnouncements()
     /// Written by ``enter(_:)`` alone.
-    private(set) var phase = Phase.initialized([])
+    private(set) var phase = Phase.initialized([], [])
     /// The last public state the event sinks were told of.
     var sinksTold = ConditionalOperation.State.initialized
 
@@ -206,7 +210,7 @@ struct OperationStateMachine {
     /// What was asked of it from outside: from `executing` on, it was started.
     var requests: Requests {
         switch phase {
-        case .initialized(let requests), .pending(_, let requests), .evaluating(_, let requests),
+        case .initialized(let requests, _), .pending(_, let requests), .evaluating(_, let requests),
             .acquiring(_, let requests), .joining(let requests), .ready(_, let requests),
             .draining(_, let requests):
             requests
@@ -231,7 +235,7 @@ struct OperationStateMachine {
     /// Records `request` in the phase, which must be one before `executing` (or `draining`).
     mutating func record(_ request: Requests) {
         switch phase {
-        case .initialized(let requests): enter(.initialized(requests.union(request)))
+        case .initialized(let requests, let deferred): enter(.initialized(requests.union(request), deferred))
         case .pending(let stage, let requests): enter(.pending(stage, requests.union(request)))
         case .evaluating(let evaluation, let requests):
             enter(.evaluating(evaluation, requests.union(request)))
@@ -270,7 +274,8 @@ struct OperationStateMachine {
                 categories.formUnion(new)
             }
             return .added
-        case .pending(.asking, _), .pending(.askingAfterDependencies, _), .pending(.asked, _), .evaluating,
+        case .pending(.registering, _), .pending(.asking, _), .pending(.askingAfterDependencies, _),
+            .pending(.asked, _), .evaluating,
             .acquiring, .joining,
             .ready, .executing, .draining, .finishing, .finished:
             // A new condition's dependency would be missed, or its answer never asked for.

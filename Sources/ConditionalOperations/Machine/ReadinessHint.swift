@@ -9,6 +9,9 @@
 enum ReadinessHint: UInt8 {
     /// Ask under the lock: the answer may change something (admission, an announcement).
     case ask
+    /// Not admitted, with dependencies Foundation does not list it in yet: Foundation's own
+    /// answer is not the operation's (``OperationStateMachine/deferDependency(_:)``); ask.
+    case deferred
     /// Waiting for its dependencies, after a `false` was answered (``ReadinessAnnouncements``):
     /// Foundation's `false` is the answer; its `true` needs the locked query.
     case dependencies
@@ -29,7 +32,9 @@ extension OperationStateMachine {
         // Being deallocated, its queries change nothing (``settledReadiness()``): not worth a hint.
         let answeredNotReady = announcements.hasAnsweredNotReady && !isDeallocating
         switch phase {
-        case .initialized(let requests), .pending(_, let requests):
+        case .initialized(_, let deferred) where !deferred.isEmpty:
+            return .deferred
+        case .initialized(let requests, _), .pending(_, let requests):
             if requests.contains(.dependencyRemoved) { return .countDependencies }
             return answeredNotReady ? .dependencies : .ask
         case .evaluating, .acquiring, .joining:

@@ -28,6 +28,9 @@ extension ConditionalOperation {
                     $0.queryReadiness(
                         dependenciesFinished: dependenciesFinished, stage: stage, context: context)
                 }
+            case .registerDependencies(let dependencies):
+                for dependency in dependencies { super.addDependency(dependency) }
+                action = machine.withLock { $0.dependenciesRegistered(context: context) }
             case .askConditionDependencies(let conditions):
                 let any = addDependencies(of: conditions)
                 action = machine.withLock { $0.conditionDependenciesAdded(any: any) }

@@ -36,9 +36,12 @@ extension ConditionalOperation {
         }
     }
 
-    func perform(_ action: OperationStateMachine.CancelAction) {
+    /// `deferred`: dependencies Foundation does not list the operation in yet; added once it
+    /// is cancelled there, Foundation keeps them without listing it.
+    func perform(_ action: OperationStateMachine.CancelAction, adding deferred: [Foundation.Operation]) {
         guard case .cancelled(let followup) = action else { return }
         cancelInFoundation()
+        for dependency in deferred { super.addDependency(dependency) }
         perform(followup)
     }
 

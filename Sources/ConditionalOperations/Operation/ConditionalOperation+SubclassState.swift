@@ -36,13 +36,14 @@ extension ConditionalOperation {
         // the cancel's own trip through the lock, so that a finish comes before both or after both.
         let error = CancelErrorHandoff.take(for: self)
         let finishes = finishesWhenCancelled
-        let (action, recorded) = machine.withLock { machine in
+        let (action, deferred, recorded) = machine.withLock { machine in
+            let deferred = machine.takeDeferredDependencies()
             let action = machine.cancel(with: error, finishesWhenCancelled: finishes)
             let counts: Bool
             if case .ignored = action { counts = false } else { counts = true }
-            return (action, record(counts))
+            return (action, deferred, record(counts))
         }
-        perform(action)
+        perform(action, adding: deferred)
         return recorded
     }
 

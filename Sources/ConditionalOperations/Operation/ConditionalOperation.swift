@@ -42,14 +42,17 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // long chain overflows the stack. And swift-corelibs-foundation lists this operation, by
         // an unretained pointer, in each dependency it waits for, and never forgets it: that
         // dependency would touch it once it finishes. So every dependency is taken out of
-        // Foundation, whatever their number, then released one after another.
+        // Foundation, whatever their number, then released one after another, with those added
+        // before it was admitted, which never listed it (``OperationStateMachine/deferDependency(_:)``).
         // S27: an operation given a coalescing key takes its entry with it (no lock: deinit is alone).
         if lockedMachine.hasCoalescingEntry { CoalescingEntries.remove(ObjectIdentifier(self)) }
-        var dependencies = self.dependencies
-        guard !dependencies.isEmpty else { return }
-        machine.withLock { $0.beginDeallocation() }
+        var dependencies = super.dependencies
+        guard !dependencies.isEmpty || published.current == .deferred else { return }
+        var neverListed = machine.withLock { $0.beginDeallocation() }
         // In the order Foundation keeps them: its search for each then stops at the first.
         for dependency in dependencies { super.removeDependency(dependency) }
+        dependencies.append(contentsOf: neverListed)
+        neverListed = []  // the dropped list must hold the only references
         DependencyDrop.drop(&dependencies)
     }
 
@@ -103,6 +106,8 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
             return false
         case .started, .finished:
             return true
+        case .deferred:
+            break
         case .dependencies:
             // Foundation's `false` stands if the phase it was read in is still the hint's.
             if !dependenciesFinished, published.current == .dependencies { return false }
@@ -131,10 +136,23 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Foundation's own answer: every dependency finished (or the operation was cancelled). Once
     /// a dependency was removed unfinished, Foundation's count keeps it: the dependencies are
     /// read instead (``ReadinessHint/countDependencies``; Apple's Foundation counts right, and
-    /// keeps no hint).
+    /// keeps no hint). `false` while Foundation does not list the operation in its dependencies
+    /// yet (``ReadinessHint/deferred``).
     var dependenciesFinished: Bool {
-        if super.isReady { return true }
-        return published.current == .countDependencies && dependencies.allSatisfy { $0.isFinished }
+        switch published.current {
+        case .deferred: return false
+        case .countDependencies:
+            return super.isReady || super.dependencies.allSatisfy { $0.isFinished }
+        case .ask, .dependencies, .waiting, .started, .finished: return super.isReady
+        }
+    }
+
+    /// Every operation this one depends on: those Foundation lists it in, then those added
+    /// before it was admitted (``addDependency(_:)``).
+    open override var dependencies: [Foundation.Operation] {
+        guard published.current == .deferred else { return super.dependencies }
+        let deferred = machine.withLock { $0.deferredDependencies }
+        return deferred.isEmpty ? super.dependencies : super.dependencies + deferred
     }
 
     // MARK: Configuration
@@ -144,18 +162,26 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// not started yet (S9: it then waits, keeping what it was granted: its conditions are not
     /// evaluated again and the categories it holds stay held). A dependency on the operation
     /// itself is a programming error (S13): Foundation would deadlock in it.
+    ///
+    /// Until the operation is admitted (added to a queue, started, or asked `isReady`), Foundation
+    /// is not told: swift-corelibs-foundation keeps a dependent in each dependency by an
+    /// unretained pointer, and dropping the last reference to an operation never enqueued must
+    /// be safe while a dependency finishes (S12). ``dependencies`` lists it all the same.
     open override func addDependency(_ operation: Foundation.Operation) {
         if operation === self {
             Misuse.trap(
                 "\(diagnosticName): addDependency(_:) of the operation itself (S13: an operation never "
                     + "depends on itself)")
         }
+        // Not yet admitted: Foundation lists it in `operation` only once it is
+        // (``OperationStateMachine/deferDependency(_:)``).
+        if machine.withLock({ $0.deferDependency(operation) }) { return }
         super.addDependency(operation)
         // Before its dependencies were passed Foundation counts it alone, and once started it is too
         // late: where the hint says so, no lock.
         switch published.current {
         case .dependencies, .started, .finished: return
-        case .ask, .waiting, .countDependencies: break
+        case .ask, .deferred, .waiting, .countDependencies: break
         }
         perform(machine.withLock { $0.dependencyAdded() })
     }
@@ -169,6 +195,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// others finishing, has each unfinished one watched (a watcher lives until its dependency
     /// finishes).
     open override func removeDependency(_ operation: Foundation.Operation) {
+        if machine.withLock({ $0.removeDeferredDependency(operation) }) { return }
         let waitedFor = !operation.isFinished && dependencies.contains { $0 === operation }
         let waits = waitedFor && machine.withLock { $0.dependencyRemoved() }
         super.removeDependency(operation)  // asks `isReady` again
@@ -190,10 +217,10 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     /// Adds a condition that must be satisfied before the operation executes.
     ///
-    /// Add conditions first, before dependencies, enqueuing or starting: the first `isReady` query
-    /// that finds every dependency finished admits the operation and evaluates its conditions, and
-    /// swift-corelibs-foundation asks `isReady` inside `addDependency(_:)`. Adding a condition once
-    /// the operation was admitted is a programming error (S13).
+    /// Add conditions first, before enqueuing or starting: the first `isReady` query that finds
+    /// every dependency finished admits the operation and evaluates its conditions (a queue's, or
+    /// your own; `addDependency(_:)` asks nothing). Adding a condition once the operation was
+    /// admitted is a programming error (S13).
     public func addCondition(_ condition: some OperationCondition) {
         let categories = condition.mutuallyExclusiveCategories
         // `MutuallyExclusive` and `RateLimit` are always satisfied and have no dependency: only
@@ -315,24 +342,6 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// unless ``finishesWhenCancelled`` is `false` (S5). Once finishing began it changes nothing.
     open override func cancel() {
         cancel(recording: { _ in })
-    }
-
-    /// Cancels the operation with `error`: calls `cancel()`, whose base records `error` in
-    /// ``errors`` as the cancel takes effect.
-    ///
-    /// Either the cancel takes effect, and the operation is cancelled with `error`, or a finish
-    /// came first, and `error` is dropped: never one without the other. Every `cancel(with:)`
-    /// before finishing adds its error. An override of `cancel()` that calls `super` later or on
-    /// another thread still cancels with `error`; if `super` then runs on another thread while
-    /// this call waits, and that cancel already finished the operation, `error` comes too late.
-    public func cancel(with error: any Error) {
-        guard let untaken = CancelErrorHandoff.offer(error, to: self, while: cancel) else { return }
-        machine.withLock { $0.offerCancelError(untaken) }
-    }
-
-    /// The same as ``cancel(with:)``, in the classic spelling.
-    public func cancelWithError(_ error: any Error) {
-        cancel(with: error)
     }
 
     /// Runs `operation` on this operation's queue, and tells observers through

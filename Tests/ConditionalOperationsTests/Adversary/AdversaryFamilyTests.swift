@@ -26,15 +26,12 @@ extension ConditionalOperationsTests.AdversaryTests {
     }
 
     /// Operations depending on one of the web's, never enqueued, released from another thread
-    /// while that dependency finishes: Foundation then reads a freed operation (a crash, so
-    /// disabled; on Linux, releasing such an operation is safe only once it is cancelled or in a
-    /// queue).
-    @Test(
-        .disabled("until finding 3 (a never-enqueued dependent released while its dependency finishes) lands")
-    )
-    func S12_knownIssue_aNeverEnqueuedDependentReleasedWhileItsDependencyFinishes() async {
+    /// while that dependency finishes. Before the fix, swift-corelibs-foundation could find such
+    /// an operation in the dependency's list of dependents while its deinit ran and retain it
+    /// ("deallocated with non-zero retain count"), or read it once freed (S12).
+    @Test func S12_aNeverEnqueuedDependentReleasedWhileItsDependencyFinishes() async {
         await AdversaryRunner.run(
-            "S12_knownIssue_aNeverEnqueuedDependentReleasedWhileItsDependencyFinishes", rounds: 10
+            "S12_aNeverEnqueuedDependentReleasedWhileItsDependencyFinishes", rounds: 10
         ) { seed in
             await AdversaryReleaseRound.run(
                 AdversaryReleasePlan(seed: seed, webs: 6, dependentsFirst: false, orphans: true))

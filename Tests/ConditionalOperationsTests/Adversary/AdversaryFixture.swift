@@ -54,7 +54,7 @@ final class AdversaryFixture: @unchecked Sendable {  // stored state: lets, and 
         // Past the conditions in these phases: the gate has answered before it is asked.
         if phase >= .waitingForCategory { gate.answer(.satisfied) }
         var categories: [String] = []
-        // Conditions first: Foundation asks isReady inside addDependency (S13).
+        // Conditions first: a condition added once admitted traps (S13).
         subject.addCondition(gate)
         if scenario.hasCategory {
             categories.append("\(prefix) own")

@@ -40,7 +40,8 @@ struct AdversaryReleasePlan: Equatable, Sendable {
     ///   - dependentsFirst: whether an operation may finish, and be released, before its
     ///     dependencies: a `bigFanIn`, cancels of operations with dependencies (the new finding:
     ///     a deadlock, see `S12_knownIssue_aDependentReleasedWhileItsDependencyFinishes`).
-    ///   - orphans: whether webs may have operations `neverEnqueued` (finding 3, open on Linux).
+    ///   - orphans: whether webs may have operations `neverEnqueued`, released while their
+    ///     dependency finishes.
     init(seed: UInt64, webs count: Int, dependentsFirst: Bool = true, orphans: Bool = true) {
         self.seed = seed
         var random = SplitMix64(seed: seed)

@@ -99,7 +99,9 @@ extension ConditionalOperationsTests.CompositionTests {
             let queue = OperationQueue()
             queue.add([childDependency, blocker, group])
             #expect(await childDependency.executing.wait())
-            childDependency.finish()  // Foundation asks the child's isReady: it is admitted now
+            childDependency.finish()
+            await waitUntil { childDependency.isFinished }
+            _ = child.isReady  // an isReady query admits it now, as Foundation's may
             await waitUntil(seconds: 10) { child.state == .ready }
             #expect(child.state == .ready, "admitted, its category acquired, before the group executes")
             #expect(await blocker.executing.wait())

@@ -95,6 +95,7 @@ extension ConditionalOperationsTests {
             let waiting = Self.named(ProbeOperation(), "waiting")
             waiting.addDependency(succeeded)
             waiting.addDependency(failed)
+            _ = waiting.isReady  // with both dependencies finished, an `isReady` query admits it
 
             let graph = OperationGraph([waiting, cancelled])
             let byName = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.name, $0) })
@@ -106,7 +107,6 @@ extension ConditionalOperationsTests {
             #expect(
                 byName["ProbeOperation 'cancelled'"]?.lines.dropFirst().first?.hasSuffix(", cancelled")
                     == true)
-            // addDependency asked isReady with both dependencies finished: that admitted it (an `isReady` query admits an operation).
             #expect(byName["ProbeOperation 'waiting'"]?.reason == "ready, waiting for its queue to start it")
             #expect(byName["ProbeOperation 'waiting'"]?.dependencies.count == 2)
             #expect(graph.dot.contains("style=\"rounded,filled,dashed\""))

@@ -192,7 +192,7 @@ extension ConditionalOperationsTests {
             }
             let upload = ClosureOperation<Void>(name: "upload") { operation in operation.finish() }
             upload.addCondition(NoFailedDependencies())  // conditions first…
-            upload.addDependency(login)  // …then dependencies: on Linux this asks isReady
+            upload.addDependency(login)  // …dependencies any time before enqueuing
             let queue = ConditionalOperationQueue()
             queue.addOperation(login)
             queue.addOperation(upload)

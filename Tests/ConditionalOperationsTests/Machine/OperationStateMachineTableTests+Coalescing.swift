@@ -11,7 +11,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         var machine = Machine()
         #expect(machine.setCoalescingKey() == .set)
         #expect(machine.enqueue(on: owner, dependenciesFinished: true) == .coalesce)
-        #expect(machine.join(on: owner) == .joined)
+        #expect(machine.join(on: owner) == .joined(deferred: []))
         return machine
     }
 

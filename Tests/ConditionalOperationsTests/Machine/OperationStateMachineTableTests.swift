@@ -110,7 +110,7 @@ extension ConditionalOperationsTests {
         static func describe(requestsOf phase: Machine.Phase) -> String {
             let requests: Machine.Requests
             switch phase {
-            case .initialized(let carried), .pending(_, let carried), .evaluating(_, let carried),
+            case .initialized(let carried, _), .pending(_, let carried), .evaluating(_, let carried),
                 .acquiring(_, let carried), .joining(let carried), .ready(_, let carried),
                 .draining(_, let carried):
                 requests = carried

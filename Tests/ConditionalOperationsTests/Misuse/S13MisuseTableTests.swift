@@ -35,24 +35,42 @@ extension ConditionalOperationsTests {
         #endif
 
         #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
-            @Test func S13_addingADependencyThatAlreadyFinishedAdmitsTheOperationSoALaterConditionTraps()
+            @Test
+            func S13_anIsReadyQueryThatFindsEveryDependencyFinishedAdmitsTheOperationSoALaterConditionTraps()
                 async
             {
-                // swift-corelibs-foundation asks isReady inside addDependency: with every dependency
-                // finished, that query admits the operation (the `pending` state).
+                // With every dependency finished, an `isReady` query admits the operation (the
+                // `pending` state): its conditions are asked for then.
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let finished = BlockOperation {}
                     finished.start()
                     let operation = ConditionalOperation()
                     operation.name = "Admitted"
                     operation.addDependency(finished)
-                    operation.addCondition(BlockCondition(name: "after addDependency") { true })
+                    _ = operation.isReady
+                    operation.addCondition(BlockCondition(name: "after isReady") { true })
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
                 #expect(message.contains("ConditionalOperation 'Admitted'"))
                 #expect(message.contains("S13"))
             }
         #endif
+
+        /// `addDependency(_:)` alone admits nothing, even of a dependency that finished already: a
+        /// condition added afterwards is evaluated as any other (S2).
+        @Test func S13_aConditionAddedAfterADependencyThatAlreadyFinishedIsEvaluated() async {
+            let finished = BlockOperation {}
+            finished.start()
+            let operation = ProbeOperation()
+            operation.addDependency(finished)
+            operation.addCondition(BlockCondition(name: "after addDependency") { false })
+            #expect(operation.state == .initialized)
+            let done = completionLatch([operation])
+            ConditionalOperationQueue().addOperation(operation)
+            #expect(await done.wait())
+            #expect(operation.failed, "the condition added after addDependency was evaluated")
+            #expect(operation.dependencies.count == 1)
+        }
 
         @Test func S13_aConditionAddedToACancelledAdmittedOperationIsIgnored() async {
             let operation = ProbeOperation()

@@ -32,11 +32,36 @@ extension ConditionalOperationsTests {
             #expect(await done.wait(seconds: 60))
         }
 
+        /// S12: released, never enqueued nor started (its caller backs out), while its dependency
+        /// finishes on another thread: safe, since its dependencies list it only once it is
+        /// admitted. Before, swift-corelibs-foundation's finishing dependency could retain it
+        /// after its deinit began ("deallocated with non-zero retain count"), or read it once
+        /// freed.
+        @Test func S12_anOperationNeverEnqueuedReleasedWhileItsDependencyFinishesIsSafe() async {
+            let rounds = 20_000
+            let done = Latch()
+            Thread.detachNewThread {
+                for _ in 0..<rounds {
+                    let dependency = BlockOperation {}
+                    var operation: ConditionalOperation? = ConditionalOperation()
+                    operation?.addDependency(dependency)
+                    let go = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async {
+                        go.wait()
+                        dependency.start()
+                    }
+                    go.signal()
+                    operation = nil
+                    _ = operation
+                }
+                done.countDown()
+            }
+            #expect(await done.wait(seconds: 120))
+        }
+
         /// Cancelled, then released, while its dependency finishes on another thread: safe,
         /// since a cancelled operation is never retained by a finishing dependency (its count of
-        /// unfinished dependencies is zero). Releasing one that is neither cancelled nor in a queue
-        /// at that very moment is not yet: swift-corelibs-foundation's finishing dependency can
-        /// retain it after its deinit began.
+        /// unfinished dependencies is zero).
         @Test func aCancelledOperationReleasedWhileItsDependencyFinishesIsSafe() async {
             let rounds = 20_000
             let done = Latch()

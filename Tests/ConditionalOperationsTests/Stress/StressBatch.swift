@@ -81,7 +81,7 @@ enum StressBatch {
                 }
             }
             let operation = StressOperation(index: index, plan: plan, context: context, statuses: statuses)
-            // Conditions first: Foundation asks isReady inside addDependency (S13).
+            // Conditions first: a condition added once admitted traps (S13).
             for condition in conditions { operation.addCondition(condition) }
             var cancelAfterStart: Int?
             if case .afterStart(let delay)? = plan.cancel?.moment { cancelAfterStart = delay }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The operation's own dependencies, where Foundation lists a dependent by an unretained pointer.
+extension OperationStateMachine {
+    /// `dependency` was added to an operation; returns `false` when Foundation is to list it at
+    /// once: the operation was admitted (by a queue, `start()` or an `isReady` query).
+    ///
+    /// swift-corelibs-foundation lists an operation, by an unretained pointer, in each dependency
+    /// it waits for, and a dependency that finishes retains the operations it finds there to ask
+    /// them `isReady`. An operation released while one of its dependencies finishes on another
+    /// thread could be found there after its deinit began, which no deinit can undo ("deallocated
+    /// with non-zero retain count", or a freed operation read). Held back until admission, the
+    /// dependencies of an operation its caller drops before then never list it; once admitted,
+    /// its queue or its starter holds it. One code path on every platform: an operation with
+    /// deferred dependencies answers as one listed in them would.
+    ///
+    /// Added twice, it is kept twice here, and once by Foundation: its own search makes a fan-in
+    /// cost quadratic time already, and is not repeated.
+    mutating func deferDependency(_ dependency: Foundation.Operation) -> Bool {
+        guard case .initialized(let requests, var deferred) = phase else { return false }
+        enter(.initialized(requests, []))  // the array is appended to in place, not copied
+        deferred.append(dependency)
+        enter(.initialized(requests, deferred))
+        return true
+    }
+
+    /// Removes `dependency` if it was deferred; returns `false` when Foundation lists it.
+    mutating func removeDeferredDependency(_ dependency: Foundation.Operation) -> Bool {
+        guard case .initialized(let requests, var deferred) = phase,
+            deferred.contains(where: { $0 === dependency })
+        else { return false }
+        enter(.initialized(requests, []))
+        deferred.removeAll { $0 === dependency }
+        enter(.initialized(requests, deferred))
+        return true
+    }
+
+    /// The dependencies Foundation does not list the operation in yet, each once.
+    var deferredDependencies: [Foundation.Operation] {
+        guard case .initialized(_, let deferred) = phase, !deferred.isEmpty else { return [] }
+        var seen = Set<ObjectIdentifier>()
+        return deferred.filter { seen.insert(ObjectIdentifier($0)).inserted }
+    }
+
+    /// Takes the deferred dependencies out, for a caller that adds them to Foundation itself: a
+    /// cancel (Foundation lists no dependent once cancelled) or the deinit.
+    mutating func takeDeferredDependencies() -> [Foundation.Operation] {
+        guard case .initialized(let requests, let deferred) = phase, !deferred.isEmpty else { return [] }
+        enter(.initialized(requests, []))
+        return deferred
+    }
+
+    /// The dependencies handed out by ``ReadinessAction/registerDependencies(_:)`` were added to
+    /// Foundation: its answer is whole again.
+    mutating func dependenciesRegistered(context: Context) -> ReadinessAction {
+        switch phase {
+        case .pending(.registering, let requests) where context.isAdmission && !conditions.isEmpty:
+            // Added to a `ConditionalOperationQueue`: their dependencies are asked for now (S3).
+            enter(.pending(.asking, requests))
+            return .askConditionDependencies(conditions)
+        case .pending(.registering, let requests) where owner == nil && !isStartRequested:
+            // Asked by a plain queue (or any caller): as if Foundation had listed it all along, it is
+            // admitted by the first query that finds every dependency finished.
+            enter(.initialized(requests, []))
+            return .readDependencies(.unasked)
+        case .pending(.registering, let requests):
+            enter(.pending(.unasked, requests))
+            return .readDependencies(.unasked)
+        case .ready, .executing, .draining, .finishing, .finished:
+            // Cancelled meanwhile.
+            return .answer(true, [])
+        case .initialized, .pending, .evaluating, .acquiring, .joining:
+            fatalError("dependenciesRegistered in phase \(phase): nothing was being added")
+        }
+    }
+}
