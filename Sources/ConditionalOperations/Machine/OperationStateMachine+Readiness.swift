@@ -45,24 +45,24 @@ extension OperationStateMachine {
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
             // Nothing to wait for: the common case, in one step. It goes through `pending` all the
             // same (S16 yields it): the sinks hear of it, though the phase never holds it.
-            owner = queue
+            admission.admit(by: queue)
             if hasEventSinks { noteState(.pending) }
             enter(.ready(.execute, requests))
             return .ready
         case .initialized where !conditions.isEmpty, .pending(.unasked, _) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
-            owner = queue
+            admission.admit(by: queue)
             enter(.pending(.asking, requests))
             return .held(.askConditionDependencies(conditions))
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
-            owner = queue
+            admission.admit(by: queue)
             if case .initialized(let requests) = phase { enter(.pending(.unasked, requests)) }
             return .held(
                 queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
         case .ready:
             // Readiness queries made it ready before it was added.
-            owner = queue
+            admission.admit(by: queue)
             return .ready
         case .joining, .executing, .draining, .finishing, .finished:
             // Joined (S27) or started: only a queue adding it or `start()` can move it there.
@@ -218,7 +218,7 @@ extension OperationStateMachine {
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
         enter(.evaluating(Evaluation(count: conditions.count), requests))
-        awaitedStamp = .time
+        stampRequest.ask(.time)
         return .evaluate(conditions)
     }
 
@@ -234,7 +234,7 @@ extension OperationStateMachine {
                 if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
-            conditions = []  // S2: let go of after evaluation; the caller still holds them
+            admission.letGoOfConditions()  // S2: let go of after evaluation; the caller still holds them
             return conditionsAnswered(evaluation.verdict, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
@@ -265,7 +265,7 @@ extension OperationStateMachine {
             switch result {
             case .satisfied: break
             case .failed(let error):
-                errors.appendConditionFailure(error)
+                outcome.recordConditionFailure(error)
                 evaluation.failed = true
             case .skipped:
                 evaluation.skipped = true
@@ -275,7 +275,7 @@ extension OperationStateMachine {
                 return EvaluatedAction(readiness: .answer(false, []))
             }
             let dropped = conditions
-            conditions = []
+            admission.letGoOfConditions()
             return EvaluatedAction(
                 readiness: conditionsAnswered(evaluation.verdict, context: .callback), dropped: dropped
             )
@@ -296,7 +296,7 @@ extension OperationStateMachine {
             return .answer(true, becomeReady(verdict, context: context))
         }
         enter(.acquiring(Acquisition(), requests))
-        awaitedStamp = .time
+        stampRequest.ask(.time)
         return .acquire(categories, parent: exclusivityParent)
     }
 
@@ -377,7 +377,7 @@ extension OperationStateMachine {
             // Not started: it must not execute.
             guard !isFinishRequested else { return }
             record(.finish)
-            errors.append(error)
+            outcome.record(error)
         case .executing, .draining, .finishing, .finished:
             // Started already: too late to stop it.
             return

@@ -78,7 +78,7 @@ extension OperationStateMachine {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
             // the effects (S1 holds: no callback is waiting to be delivered before it).
             enter(.executing(.called(thread: .none, since: .unstamped)))
-            awaitedStamp = .timeAndThread
+            stampRequest.ask(.timeAndThread)
             return .executeNow
         }
         enter(.executing(.due(onAnotherThread: effects.isDelivering)))
@@ -111,7 +111,7 @@ extension OperationStateMachine {
     mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
         guard !isCancelled else {
             // `operationDidCancel` once (S4).
-            if let error, state < .finishing { errors.append(error) }
+            if let error, state < .finishing { outcome.record(error) }
             return .ignored
         }
         switch phase {
@@ -165,20 +165,20 @@ extension OperationStateMachine {
         case .executing(.due) where drainsBeforeFinishing:
             // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
             // still run, cancelled, and finish before it does (S11).
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             enter(.executing(.draining(finishRequested: true)))
             return .deferred(.drain)
         case .executing(.draining(let finishRequested)):
             // S6: recorded; it finishes once what it runs finished.
             guard !finishRequested else { return .ignored }
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             enter(.executing(.draining(finishRequested: true)))
             return .deferred([])
         case .executing(let execution):
             // The usual end of the work; before `execute()` was called (`didStart` is being
             // delivered), an end without executing (S1), where a cancel that came first still
             // beats the finish.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             let ending: Ending =
                 execution.isCalled ? .executed : .launchedWithoutExecuting(isCancelled: isCancelled)
             guard effects.beginDeliveringIfIdle() else {
@@ -191,14 +191,14 @@ extension OperationStateMachine {
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
             record(.finish)
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return .deferred([])
         case .evaluating, .acquiring, .joining:
             // S6: recorded, and ready at once: its conditions and categories (or the operation
             // it joined, S27) are abandoned.
             guard !isFinishRequested else { return .ignored }
             record(.finish)
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             let abandoned = abandonConditions()
             return .deferred(abandoned.union(becomeReady(.execute, context: .cancel)))
         case .finishing, .finished:
@@ -264,7 +264,7 @@ extension OperationStateMachine {
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             enter(.executing(.called(thread: .none, since: .unstamped)))
-            awaitedStamp = onAnotherThread ? .time : .timeAndThread
+            stampRequest.ask(onAnotherThread ? .time : .timeAndThread)
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.called),
@@ -309,10 +309,8 @@ extension OperationStateMachine {
         noteFinishedForSinks()
         enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
-        observers = ObserverList()
-        conditions = []
-        owner = nil
-        waiters = []
+        listeners.letGo()
+        admission.letGo()
         return action
     }
 
@@ -322,11 +320,11 @@ extension OperationStateMachine {
         switch phase {
         case .draining(let ending, _):
             // Started without executing: it finishes the way it was started.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return queueFinish(ending)
         case .executing(.draining):
             // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.due),
             .executing(.called),
@@ -337,7 +335,7 @@ extension OperationStateMachine {
 
     /// The operation is being deallocated (its dependencies are about to be removed).
     mutating func beginDeallocation() {
-        isDeallocating = true
+        admissionMarks.beginDeallocation()
     }
 }
 
