@@ -21,15 +21,20 @@ extension OperationStateMachine {
             conditions.append(condition)
         }
 
-        /// Every condition answered: the caller holds them.
-        mutating func letGoOfConditions() {
-            conditions = []
+        /// Every condition answered: they are taken out, the caller holding them.
+        @discardableResult
+        mutating func takeConditions() -> [any OperationCondition] {
+            var taken: [any OperationCondition] = []
+            swap(&taken, &conditions)
+            return taken
         }
 
-        /// Finished: the caller took the owner and the conditions first.
-        mutating func letGo() {
-            conditions = []
-            owner = nil
+        /// Finished: the owner and the conditions, taken out, to be let go of outside the lock.
+        mutating func take() -> (owner: ConditionalOperationQueue?, conditions: [any OperationCondition]) {
+            var taken: (owner: ConditionalOperationQueue?, conditions: [any OperationCondition]) = (nil, [])
+            swap(&taken.owner, &owner)
+            swap(&taken.conditions, &conditions)
+            return taken
         }
     }
 

@@ -39,11 +39,13 @@ extension OperationStateMachine {
             return sinkLog?.take()
         }
 
-        /// Finished: the observers and waiters are let go of (the caller took them first); the
-        /// sink log stays, its last message not sent yet.
-        mutating func letGo() {
-            observers = ObserverList()
-            waiters = []
+        /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the
+        /// sink log stays, its last message not sent yet. Swapped out: neither is copied.
+        mutating func take() -> (observers: ObserverList, waiters: [Waiter]) {
+            var taken = (observers: ObserverList(), waiters: [Waiter]())
+            swap(&taken.observers, &observers)
+            swap(&taken.waiters, &waiters)
+            return taken
         }
     }
 
@@ -70,9 +72,6 @@ extension OperationStateMachine {
         }
     }
 
-    var observers: ObserverList { listeners.observers }
-    var waiters: [Waiter] { listeners.waiters }
-    var sinkLog: SinkLog? { listeners.sinkLog }
     var observersHearStart: Bool { listenerMarks.observersHearStart }
     var sinksTold: ConditionalOperation.State { listenerMarks.sinksTold }
 }

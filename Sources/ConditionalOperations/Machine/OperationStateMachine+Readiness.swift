@@ -234,7 +234,7 @@ extension OperationStateMachine {
                 if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
-            admission.letGoOfConditions()  // S2: let go of after evaluation; the caller still holds them
+            admission.takeConditions()  // S2: let go of after evaluation; the caller still holds them
             return conditionsAnswered(evaluation.verdict, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
@@ -274,8 +274,7 @@ extension OperationStateMachine {
                 enter(.evaluating(evaluation, requests))
                 return EvaluatedAction(readiness: .answer(false, []))
             }
-            let dropped = conditions
-            admission.letGoOfConditions()
+            let dropped = admission.takeConditions()
             return EvaluatedAction(
                 readiness: conditionsAnswered(evaluation.verdict, context: .callback), dropped: dropped
             )

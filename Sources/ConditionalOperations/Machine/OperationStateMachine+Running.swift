@@ -186,7 +186,7 @@ extension OperationStateMachine {
             }
             dropOfferedCancelErrors()
             enter(.finishing(ending, thread: execution.thread))
-            return .deliverNow(finishEffect(ending), observers)
+            return .deliverNow(finishEffect(ending), listeners.observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
@@ -248,7 +248,7 @@ extension OperationStateMachine {
     /// thread.
     mutating func nextEffect() -> DeliveryAction {
         if effects.startIsNext { return .announceStart }
-        if let effect = effects.popFirst() { return .deliver(effect, observers) }
+        if let effect = effects.popFirst() { return .deliver(effect, listeners.observers) }
         switch phase {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
             // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
@@ -260,7 +260,7 @@ extension OperationStateMachine {
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
             enter(.finishing(.cancelledAsItStarted, thread: .none))
-            return .deliver(finishEffect(.cancelledAsItStarted), observers)
+            return .deliver(finishEffect(.cancelledAsItStarted), listeners.observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             enter(.executing(.called(thread: .none, since: .unstamped)))
@@ -283,7 +283,7 @@ extension OperationStateMachine {
             fatalError("startAnnounced in phase \(phase): the start is not next")
         }
         _ = effects.popFirst()
-        return observers
+        return listeners.observers
     }
 
     enum FinishedAction {
@@ -303,15 +303,15 @@ extension OperationStateMachine {
         guard case .finishing(let ending, _) = phase else {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
-        guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
-        let action = FinishedAction.finished(
-            waiters: waiters, owner: owner, dropped: (observers, conditions))
+        guard listeners.observers.count == notified else {
+            return .tell(Array(listeners.observers.dropFirst(notified)))
+        }
         noteFinishedForSinks()
         enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
-        listeners.letGo()
-        admission.letGo()
-        return action
+        let (observers, waiters) = listeners.take()
+        let (owner, conditions) = admission.take()
+        return .finished(waiters: waiters, owner: owner, dropped: (observers, conditions))
     }
 
     /// The operation started without executing and drained what it runs: it finishes with

@@ -55,7 +55,7 @@ extension OperationStateMachine {
     }
 
     /// Whether some observers are event sinks.
-    var hasEventSinks: Bool { sinkLog != nil }
+    var hasEventSinks: Bool { listeners.sinkLog != nil }
 
     /// What the current event wrote for the sinks, taken out; `nil` if nothing.
     @inline(__always)
@@ -92,7 +92,7 @@ extension OperationStateMachine {
     mutating func noteFinishedForSinks() {
         guard hasEventSinks else { return }
         listenerMarks.told(.finished)
-        listeners.tellSinks(.end(errors, sinks: observers.compactMap { $0 as? any EventSink }))
+        listeners.tellSinks(.end(errors, sinks: listeners.observers.compactMap { $0 as? any EventSink }))
     }
 }
 

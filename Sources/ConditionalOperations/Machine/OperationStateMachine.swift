@@ -322,7 +322,7 @@ struct OperationStateMachine {
 
     func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        .finish(errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
+        .finish(outcome.errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
@@ -341,7 +341,7 @@ struct OperationStateMachine {
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
         enter(.ready(verdict, requests))
-        if let owner {
+        if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
             // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).
             return context.isAdmission ? .admitted : .handOver(to: owner)
