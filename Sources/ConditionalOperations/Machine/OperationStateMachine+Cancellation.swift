@@ -1,7 +1,8 @@
 import Foundation
 
 /// Cancellation's own state: whether a cancel took effect, and the errors of `cancel(with:)`
-/// waiting for one. The `cancel` event itself is in `+Running`.
+/// waiting for one, kept with the operation's errors in its ``Outcome``. The `cancel` event
+/// itself is in `+Running`.
 extension OperationStateMachine {
     /// Whether a cancel took effect.
     enum Cancellation: UInt8 {
@@ -20,6 +21,53 @@ extension OperationStateMachine {
         let error: any Error
     }
 
+    /// What the operation finishes with: its errors, and whether a cancel took effect. Its own
+    /// methods are its only writers, so that an offered cancel error never outlives its offer.
+    struct Outcome {
+        private(set) var errors: [any Error] = []
+        private(set) var cancellation = Cancellation.none
+
+        mutating func record(_ error: any Error) {
+            errors.append(error)
+        }
+
+        mutating func record(contentsOf new: [any Error]) {
+            errors.append(contentsOf: new)
+        }
+
+        /// A failed condition's error, merged with those of the same dependencies
+        /// (`ConditionFailures.swift`).
+        mutating func recordConditionFailure(_ error: any Error) {
+            errors.appendConditionFailure(error)
+        }
+
+        /// See ``OperationStateMachine/markCancelled(adding:)``.
+        mutating func markCancelled(adding error: (any Error)?) {
+            if cancellation == .offered { errors = errors.map { ($0 as? OfferedCancelError)?.error ?? $0 } }
+            if let error { errors.append(error) }
+            cancellation = .cancelled
+        }
+
+        /// See ``OperationStateMachine/dropOfferedCancelErrors()``.
+        mutating func dropOfferedCancelErrors() {
+            guard cancellation == .offered else { return }
+            errors.removeAll { $0 is OfferedCancelError }
+            cancellation = .none
+        }
+
+        /// `error` counts at once if a cancel took effect, else once one does.
+        mutating func offer(_ error: any Error) {
+            if cancellation == .cancelled {
+                errors.append(error)  // `super.cancel()` ran on another thread already: it counts (S4)
+            } else {
+                errors.append(OfferedCancelError(error: error))
+                cancellation = .offered
+            }
+        }
+    }
+
+    var errors: [any Error] { outcome.errors }
+    var cancellation: Cancellation { outcome.cancellation }
     var isCancelled: Bool { cancellation == .cancelled }
 
     /// ``errors`` as the operation reports them: without the errors offered to a cancel that
@@ -31,16 +79,12 @@ extension OperationStateMachine {
     /// The cancel takes effect: the errors offered for it count, and `error` is recorded, before
     /// `operationDidCancel` is queued with them.
     mutating func markCancelled(adding error: (any Error)?) {
-        if cancellation == .offered { errors = errors.map { ($0 as? OfferedCancelError)?.error ?? $0 } }
-        if let error { errors.append(error) }
-        cancellation = .cancelled
+        outcome.markCancelled(adding: error)
     }
 
     /// Finishing began without a cancel: the errors offered to one never count.
     mutating func dropOfferedCancelErrors() {
-        guard cancellation == .offered else { return }
-        errors.removeAll { $0 is OfferedCancelError }
-        cancellation = .none
+        outcome.dropOfferedCancelErrors()
     }
 
     /// The `cancel()` that a `cancel(with:)` called returned without the base `cancel()` taking
@@ -49,11 +93,6 @@ extension OperationStateMachine {
     /// finishing), else with the cancel that takes effect later; a finish first drops it.
     mutating func offerCancelError(_ error: any Error) {
         guard state < .finishing else { return }  // the finish won, or the cancel ended it already
-        if isCancelled {
-            errors.append(error)  // `super.cancel()` ran on another thread already: it counts (S4)
-        } else {
-            errors.append(OfferedCancelError(error: error))
-            cancellation = .offered
-        }
+        outcome.offer(error)
     }
 }

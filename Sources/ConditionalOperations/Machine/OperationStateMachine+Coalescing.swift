@@ -17,7 +17,7 @@ extension OperationStateMachine {
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring, .ready:
             // Not added yet (an `isReady` query may have moved it on): the queue reads it when adding.
-            hasCoalescingEntry = true
+            admissionMarks.coalescingKeySet()
             return .set
         case .joining, .executing, .draining, .finishing, .finished:
             // Added or started: the queue read no key.
@@ -58,7 +58,7 @@ extension OperationStateMachine {
     mutating func join(on queue: ConditionalOperationQueue) -> JoinAction {
         guard joinsWhenAdded else { return .enqueue }
         // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
-        owner = queue
+        admission.admit(by: queue)
         let deferred = takeDeferredDependencies()
         enter(.joining(requests))
         return .joined(deferred: deferred)
@@ -80,7 +80,7 @@ extension OperationStateMachine {
         switch phase {
         case .joining:
             // It shares the outcome: a cancelled operation's joiners are cancelled with it.
-            errors.append(contentsOf: joined)
+            outcome.record(contentsOf: joined)
             guard !cancelled else {
                 markCancelled(adding: nil)
                 let told = queueEffect(.didCancel(errors))

@@ -10,7 +10,7 @@ extension OperationStateMachine {
             // Not started: it must not execute.
             guard !isFinishRequested else { return }
             record(.finish)
-            errors.append(error)
+            outcome.record(error)
         case .executing, .draining, .finishing, .finished:
             // Started already: too late to stop it.
             return

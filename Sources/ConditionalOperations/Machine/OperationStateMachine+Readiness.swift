@@ -46,31 +46,31 @@ extension OperationStateMachine {
         switch phase {
         case .initialized(let requests, let deferred) where !deferred.isEmpty:
             // Held until its deferred dependencies were added to Foundation, at once.
-            owner = queue
+            admission.admit(by: queue)
             enter(.pending(.registering, requests))
             return .held(.registerDependencies(deferred))
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
             // Nothing to wait for: the common case, in one step. It goes through `pending` all the
             // same (S16 yields it): the sinks hear of it, though the phase never holds it.
-            owner = queue
+            admission.admit(by: queue)
             if hasEventSinks { noteState(.pending) }
             enter(.ready(.execute, requests))
             return .ready
         case .initialized where !conditions.isEmpty, .pending(.unasked, _) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
-            owner = queue
+            admission.admit(by: queue)
             enter(.pending(.asking, requests))
             return .held(.askConditionDependencies(conditions))
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
-            owner = queue
+            admission.admit(by: queue)
             if case .initialized(let requests, _) = phase { enter(.pending(.unasked, requests)) }
             return .held(
                 queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
         case .ready:
             // Readiness queries made it ready before it was added.
-            owner = queue
+            admission.admit(by: queue)
             return .ready
         case .joining, .executing, .draining, .finishing, .finished:
             // Joined (S27) or started: only a queue adding it or `start()` can move it there.
@@ -237,7 +237,7 @@ extension OperationStateMachine {
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
         enter(.evaluating(Evaluation(count: conditions.count), requests))
-        awaitedStamp = .time
+        stampRequest.ask(.time)
         return .evaluate(conditions)
     }
 
@@ -253,7 +253,7 @@ extension OperationStateMachine {
                 if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, [])
             }
-            conditions = []  // S2: let go of after evaluation; the caller still holds them
+            admission.takeConditions()  // S2: let go of after evaluation; the caller still holds them
             return conditionsAnswered(evaluation.verdict, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
@@ -284,7 +284,7 @@ extension OperationStateMachine {
             switch result {
             case .satisfied: break
             case .failed(let error):
-                errors.appendConditionFailure(error)
+                outcome.recordConditionFailure(error)
                 evaluation.failed = true
             case .skipped:
                 evaluation.skipped = true
@@ -293,8 +293,7 @@ extension OperationStateMachine {
                 enter(.evaluating(evaluation, requests))
                 return EvaluatedAction(readiness: .answer(false, []))
             }
-            let dropped = conditions
-            conditions = []
+            let dropped = admission.takeConditions()
             return EvaluatedAction(
                 readiness: conditionsAnswered(evaluation.verdict, context: .callback), dropped: dropped
             )
@@ -315,7 +314,7 @@ extension OperationStateMachine {
             return .answer(true, becomeReady(verdict, context: context))
         }
         enter(.acquiring(Acquisition(), requests))
-        awaitedStamp = .time
+        stampRequest.ask(.time)
         return .acquire(categories, parent: exclusivityParent)
     }
 

@@ -81,7 +81,7 @@ extension OperationStateMachine {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
             // the effects (S1 holds: no callback is waiting to be delivered before it).
             enter(.executing(.called(thread: .none, since: .unstamped)))
-            awaitedStamp = .timeAndThread
+            stampRequest.ask(.timeAndThread)
             return .executeNow
         }
         enter(.executing(.due(onAnotherThread: effects.isDelivering)))
@@ -114,7 +114,7 @@ extension OperationStateMachine {
     mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
         guard !isCancelled else {
             // `operationDidCancel` once (S4).
-            if let error, state < .finishing { errors.append(error) }
+            if let error, state < .finishing { outcome.record(error) }
             return .ignored
         }
         switch phase {
@@ -168,20 +168,20 @@ extension OperationStateMachine {
         case .executing(.due) where drainsBeforeFinishing:
             // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
             // still run, cancelled, and finish before it does (S11).
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             enter(.executing(.draining(finishRequested: true)))
             return .deferred(.drain)
         case .executing(.draining(let finishRequested)):
             // S6: recorded; it finishes once what it runs finished.
             guard !finishRequested else { return .ignored }
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             enter(.executing(.draining(finishRequested: true)))
             return .deferred([])
         case .executing(let execution):
             // The usual end of the work; before `execute()` was called (`didStart` is being
             // delivered), an end without executing (S1), where a cancel that came first still
             // beats the finish.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             let ending: Ending =
                 execution.isCalled ? .executed : .launchedWithoutExecuting(isCancelled: isCancelled)
             guard effects.beginDeliveringIfIdle() else {
@@ -189,19 +189,19 @@ extension OperationStateMachine {
             }
             dropOfferedCancelErrors()
             enter(.finishing(ending, thread: execution.thread))
-            return .deliverNow(finishEffect(ending), observers)
+            return .deliverNow(finishEffect(ending), listeners.observers)
         case .initialized, .pending, .ready, .draining:
             // S6: recorded; it finishes, without executing, once started (or drained).
             guard !isFinishRequested else { return .ignored }
             record(.finish)
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return .deferred([])
         case .evaluating, .acquiring, .joining:
             // S6: recorded, and ready at once: its conditions and categories (or the operation
             // it joined, S27) are abandoned.
             guard !isFinishRequested else { return .ignored }
             record(.finish)
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             let abandoned = abandonConditions()
             return .deferred(abandoned.union(becomeReady(.execute, context: .cancel)))
         case .finishing, .finished:
@@ -251,7 +251,7 @@ extension OperationStateMachine {
     /// thread.
     mutating func nextEffect() -> DeliveryAction {
         if effects.startIsNext { return .announceStart }
-        if let effect = effects.popFirst() { return .deliver(effect, observers) }
+        if let effect = effects.popFirst() { return .deliver(effect, listeners.observers) }
         switch phase {
         case .executing(.due) where isCancelled && drainsBeforeFinishing:
             // Cancelled while `didStart` was delivered (S1: no execute()); it runs others, which
@@ -263,11 +263,11 @@ extension OperationStateMachine {
             // A didStart observer cancelled it while `finishesWhenCancelled` is false: execute()
             // must not run (S1), and nothing else would finish it.
             enter(.finishing(.cancelledAsItStarted, thread: .none))
-            return .deliver(finishEffect(.cancelledAsItStarted), observers)
+            return .deliver(finishEffect(.cancelledAsItStarted), listeners.observers)
         case .executing(.due(let onAnotherThread)):
             // Every callback queued before it was delivered.
             enter(.executing(.called(thread: .none, since: .unstamped)))
-            awaitedStamp = onAnotherThread ? .time : .timeAndThread
+            stampRequest.ask(onAnotherThread ? .time : .timeAndThread)
             effects.endDelivery()
             return .execute(onAnotherThread: onAnotherThread)
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.called),
@@ -286,7 +286,7 @@ extension OperationStateMachine {
             fatalError("startAnnounced in phase \(phase): the start is not next")
         }
         _ = effects.popFirst()
-        return observers
+        return listeners.observers
     }
 
     enum FinishedAction {
@@ -306,17 +306,15 @@ extension OperationStateMachine {
         guard case .finishing(let ending, _) = phase else {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
-        guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
-        let action = FinishedAction.finished(
-            waiters: waiters, owner: owner, dropped: (observers, conditions))
+        guard listeners.observers.count == notified else {
+            return .tell(Array(listeners.observers.dropFirst(notified)))
+        }
         noteFinishedForSinks()
         enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
-        observers = ObserverList()
-        conditions = []
-        owner = nil
-        waiters = []
-        return action
+        let (observers, waiters) = listeners.take()
+        let (owner, conditions) = admission.take()
+        return .finished(waiters: waiters, owner: owner, dropped: (observers, conditions))
     }
 
     /// The operation started without executing and drained what it runs: it finishes with
@@ -325,11 +323,11 @@ extension OperationStateMachine {
         switch phase {
         case .draining(let ending, _):
             // Started without executing: it finishes the way it was started.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return queueFinish(ending)
         case .executing(.draining):
             // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
-            errors.append(contentsOf: new)
+            outcome.record(contentsOf: new)
             return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.due),
             .executing(.called),
@@ -341,7 +339,7 @@ extension OperationStateMachine {
     /// The operation is being deallocated (its dependencies are about to be removed). Returns
     /// the dependencies Foundation does not list it in, to release with the others.
     mutating func beginDeallocation() -> [Foundation.Operation] {
-        isDeallocating = true
+        admissionMarks.beginDeallocation()
         return takeDeferredDependencies()
     }
 }

@@ -47,45 +47,42 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
             .finishing:
             // Told of every change from now on.
-            observers.append(sink)
-            observersHearStart = true  // it is sent `didStart`
-            sinksTold = state
-            if sinkLog == nil { sinkLog = SinkLog() }
-            sinkLog?.append(.current(sinksTold, to: sink))
+            let current = state
+            listeners.addSink(sink, toldOf: current)
+            listenerMarks.addedSink(toldOf: current)
             return .added
         }
     }
 
     /// Whether some observers are event sinks.
-    var hasEventSinks: Bool { sinkLog != nil }
+    var hasEventSinks: Bool { listeners.sinkLog != nil }
 
     /// What the current event wrote for the sinks, taken out; `nil` if nothing.
     @inline(__always)
     mutating func takeSinkMessages() -> [SinkMessage]? {
-        guard sinkLog?.isEmpty == false else { return nil }
-        return sinkLog?.take()
+        listeners.takeSinkMessages()
     }
 
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
     /// without sinks does not even make the event.
     mutating func tellSinks(_ event: LogEvent) {
-        sinkLog?.append(.log(event))
+        listeners.tellSinks(.log(event))
     }
 
     /// The public state is `current`: the sinks hear of it if it changed.
     mutating func noteState(_ current: ConditionalOperation.State) {
         guard current != sinksTold else { return }
-        sinksTold = current
-        sinkLog?.append(.event(.stateChanged(current)))
+        listenerMarks.told(current)
+        listeners.tellSinks(.event(.stateChanged(current)))
     }
 
     /// A callback is told when it is queued, which is the order of S1; `didFinish` comes once
     /// finished (``noteFinishedForSinks()``).
     mutating func noteCallback(_ effect: Effect) {
         switch effect {
-        case .didStart: sinkLog?.append(.event(.didStart))
-        case .didProduce(let operation): sinkLog?.append(.event(.didProduce(operation)))
-        case .didCancel(let errors): sinkLog?.append(.event(.didCancel(errors)))
+        case .didStart: listeners.tellSinks(.event(.didStart))
+        case .didProduce(let operation): listeners.tellSinks(.event(.didProduce(operation)))
+        case .didCancel(let errors): listeners.tellSinks(.event(.didCancel(errors)))
         case .finish: break
         }
     }
@@ -94,8 +91,8 @@ extension OperationStateMachine {
     /// it tells the state `finished` itself.
     mutating func noteFinishedForSinks() {
         guard hasEventSinks else { return }
-        sinksTold = .finished
-        sinkLog?.append(.end(errors, sinks: observers.compactMap { $0 as? any EventSink }))
+        listenerMarks.told(.finished)
+        listeners.tellSinks(.end(errors, sinks: listeners.observers.compactMap { $0 as? any EventSink }))
     }
 }
 

@@ -10,10 +10,30 @@ extension OperationStateMachine {
         case timeAndThread
     }
 
+    /// The stamp the last event asked for, until the storage passed it in; its methods alone
+    /// write it.
+    struct StampRequest {
+        private(set) var awaited = Stamp.none
+
+        /// The event entered a phase that records `stamp`.
+        mutating func ask(_ stamp: Stamp) {
+            awaited = stamp
+        }
+
+        /// The stamp asked for, which is then passed in: none is left.
+        mutating func take() -> Stamp {
+            defer { awaited = .none }
+            return awaited
+        }
+    }
+
+    /// What the phase entered in this event records that the machine does not read itself: the
+    /// storage passes it in before unlocking (``stamp(thread:now:)``).
+    var awaitedStamp: Stamp { stampRequest.awaited }
+
     /// Records `now`, and `thread` where asked, in the phase the event left the operation in.
     mutating func stamp(thread: ThreadIdentity, now: Uptime) {
-        let recordsThread = awaitedStamp == .timeAndThread
-        awaitedStamp = .none
+        let recordsThread = stampRequest.take() == .timeAndThread
         switch phase {
         case .evaluating(var evaluation, let requests):
             evaluation.began = now

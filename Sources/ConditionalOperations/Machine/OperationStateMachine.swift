@@ -125,51 +125,37 @@ struct OperationStateMachine {
         case draining(finishRequested: Bool)
     }
 
-    // Stored in every operation, in an order that leaves little padding (the memory target counts
-    // bytes per operation): words, then `effects` (25 bytes) with the single bytes after it, then
-    // `announcements`, `phase` (18 bytes) and the last single byte: 163 bytes, 168 allocated.
-    // Written only by the events, in this type's files.
-    var errors: [any Error] = []
-    var observers = ObserverList()
-    /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
-    /// operations go there (S10), and it holds the operation until it is ready.
-    var owner: ConditionalOperationQueue?
-    /// Kept until every one answered (S2), then handed back to be let go of outside the lock (an
-    /// operation's deinit may take the same lock, ``LockTable``); abandoned ones are let go of
-    /// once finished. Diagnostics name the unanswered ones.
-    var conditions: [any OperationCondition] = []
+    // Stored in every operation, in an order that leaves no padding (the memory target counts
+    // bytes per operation): words, then `outcome` (9 bytes) with `announcements` (7) after it,
+    // `phase` (18) with the single bytes after it, and `effects` (25) last: 161 bytes, 168
+    // allocated. Every field is `private(set)`, written here, or a value of its concern whose
+    // fields are `private(set)`, written by its own methods alone: the events reach them through
+    // those methods, and read them through the accessors beside them.
+
     /// The categories its conditions declare, whether or not they were acquired yet.
     private(set) var categories: Set<String> = []
-    /// Run once finished, after every `operationDidFinish` observer returned.
-    var waiters: [Waiter] = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
     /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
     /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
     private(set) weak var exclusivityParent: ConditionalOperation?
-    /// What the event sinks among the observers (`events` streams, loggers) are to be told; `nil`
-    /// while there is none (see `+Sinks`).
-    var sinkLog: SinkLog?
-    var effects = EffectQueue()
-    /// Whether a cancel took effect (`+Cancellation`).
-    var cancellation = Cancellation.none
-    /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
-    /// when it does not execute.
-    private(set) var drainsBeforeFinishing = false
-    /// The operation is being deallocated: readiness queries must change nothing.
-    var isDeallocating = false
-    /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without `didStart`).
-    var observersHearStart = false
-    /// S27: a key was set, kept in ``CoalescingEntries`` (a byte here, that fits in the padding).
-    var hasCoalescingEntry = false
-    /// What the phase entered in this event records that the machine does not read itself: the
-    /// storage passes it in before unlocking (``stamp(thread:now:)``).
-    var awaitedStamp = Stamp.none
+    /// Observers, waiters, what the event sinks are to be told (`+Listeners`).
+    var listeners = Listeners()
+    /// The owning queue and the conditions waited on (`+Admission`).
+    var admission = Admission()
+    /// The errors, and whether a cancel took effect (`+Cancellation`).
+    var outcome = Outcome()
     var announcements = ReadinessAnnouncements()
     /// Written by ``enter(_:)`` alone.
     private(set) var phase = Phase.initialized([], [])
-    /// The last public state the event sinks were told of.
-    var sinksTold = ConditionalOperation.State.initialized
+    /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
+    /// when it does not execute.
+    private(set) var drainsBeforeFinishing = false
+    var listenerMarks = ListenerMarks()
+    var admissionMarks = AdmissionMarks()
+    /// What the phase entered in this event records that the machine does not read itself (`+Stamp`).
+    var stampRequest = StampRequest()
+    var effects = EffectQueue()
 
     /// The public projection of ``phase``.
     var state: ConditionalOperation.State {
@@ -267,7 +253,7 @@ struct OperationStateMachine {
         switch phase {
         case .initialized, .pending(.unasked, _):
             // Nothing was asked of the conditions yet.
-            if let condition { conditions.append(condition) }
+            if let condition { admission.add(condition) }
             if categories.isEmpty {
                 categories = new  // the usual single condition with categories: no copy
             } else {
@@ -297,8 +283,8 @@ struct OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
             .finishing:
             // While finishing, `markFinished(notified:)` tells latecomers before `isFinished` flips.
-            observers.append(observer)
-            if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
+            listeners.add(observer)
+            listenerMarks.added(observer)
             return .added
         }
     }
@@ -308,7 +294,7 @@ struct OperationStateMachine {
     /// Registers a waiter; returns `false` if the operation already finished (run it at once).
     mutating func addWaiter(_ waiter: @escaping Waiter) -> Bool {
         guard case .finished = phase else {
-            waiters.append(waiter)
+            listeners.add(waiter)
             return true
         }
         return false
@@ -341,7 +327,7 @@ struct OperationStateMachine {
 
     func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
-        .finish(errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
+        .finish(outcome.errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
 
     /// Cancel or an early finish abandons the conditions still answering and a pending category
@@ -360,7 +346,7 @@ struct OperationStateMachine {
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
         enter(.ready(verdict, requests))
-        if let owner {
+        if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
             // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).
             return context.isAdmission ? .admitted : .handOver(to: owner)

@@ -380,7 +380,7 @@ struct MachineLock {
                 }
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
                 if let messages = operation.lockedMachine.takeSinkMessages() {
-                    SinkLog.send(messages, to: operation.lockedMachine.observers)
+                    SinkLog.send(messages, to: operation.lockedMachine.listeners.observers)
                 }
                 return result
             }

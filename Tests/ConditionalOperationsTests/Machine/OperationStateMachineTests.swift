@@ -372,7 +372,7 @@ extension ConditionalOperationsTests {
             _ = machine.finish(errors: [])
             _ = Self.drain(&machine)
             _ = machine.markFinished(notified: 1)
-            #expect(machine.observers.count == 0)
+            #expect(machine.listeners.observers.count == 0)
             #expect(machine.owner == nil)
             #expect(
                 machine.addObserver(BlockObserver(didStart: { _ in })).isTold,

@@ -1,0 +1,77 @@
+/// Who hears of the operation: its observers (the event sinks among them), what they are to be
+/// told, and the waiters run once it finished. Written by the events of several concerns
+/// (configuration, `+Sinks`, `markFinished`), through these types' methods alone.
+extension OperationStateMachine {
+    /// The listeners themselves, words only; their byte-sized marks are ``ListenerMarks``, stored
+    /// after the phase, where they fill what would be padding.
+    struct Listeners {
+        private(set) var observers = ObserverList()
+        /// Run once finished, after every `operationDidFinish` observer returned.
+        private(set) var waiters: [Waiter] = []
+        /// What the event sinks among the observers (`events` streams, loggers) are to be told;
+        /// `nil` while there is none (see `+Sinks`).
+        private(set) var sinkLog: SinkLog?
+
+        mutating func add(_ observer: any OperationObserver) {
+            observers.append(observer)
+        }
+
+        /// `sink` is an observer from now on, told `current` first.
+        mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
+            observers.append(sink)
+            if sinkLog == nil { sinkLog = SinkLog() }
+            sinkLog?.append(.current(current, to: sink))
+        }
+
+        mutating func add(_ waiter: @escaping Waiter) {
+            waiters.append(waiter)
+        }
+
+        /// Written for every sink; nothing without sinks.
+        mutating func tellSinks(_ message: SinkMessage) {
+            sinkLog?.append(message)
+        }
+
+        /// What the current event wrote for the sinks, taken out; `nil` if nothing.
+        @inline(__always)
+        mutating func takeSinkMessages() -> [SinkMessage]? {
+            guard sinkLog?.isEmpty == false else { return nil }
+            return sinkLog?.take()
+        }
+
+        /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the
+        /// sink log stays, its last message not sent yet. Swapped out: neither is copied.
+        mutating func take() -> (observers: ObserverList, waiters: [Waiter]) {
+            var taken = (observers: ObserverList(), waiters: [Waiter]())
+            swap(&taken.observers, &observers)
+            swap(&taken.waiters, &waiters)
+            return taken
+        }
+    }
+
+    /// The listeners' byte-sized state (see ``Listeners``).
+    struct ListenerMarks {
+        /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without
+        /// `didStart`).
+        private(set) var observersHearStart = false
+        /// The last public state the event sinks were told of.
+        private(set) var sinksTold = ConditionalOperation.State.initialized
+
+        mutating func added(_ observer: any OperationObserver) {
+            if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
+        }
+
+        /// An event sink was added, told `current`; it is sent `didStart`.
+        mutating func addedSink(toldOf current: ConditionalOperation.State) {
+            observersHearStart = true
+            sinksTold = current
+        }
+
+        mutating func told(_ state: ConditionalOperation.State) {
+            sinksTold = state
+        }
+    }
+
+    var observersHearStart: Bool { listenerMarks.observersHearStart }
+    var sinksTold: ConditionalOperation.State { listenerMarks.sinksTold }
+}
