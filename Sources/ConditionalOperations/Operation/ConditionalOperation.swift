@@ -34,7 +34,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// operation's: only the queue it was added to reads or writes it (a second queue adding it
     /// writes it once, then `enqueue` traps, S13). Unchecked exclusivity: that lock makes every
     /// access exclusive.
-    @exclusivity(unchecked) var registrySlot = -1
+    @exclusivity(unchecked) var registrySlot: Int32 = -1
 
     /// The state machine, behind the operation's lock (one of ``LockTable``'s).
     var machine: MachineLock { MachineLock(operation: self) }

@@ -45,10 +45,11 @@ struct QueueRegistry {
         isKnown: Bool, cycle: [Foundation.Operation]
     ) {
         if dependencies.isEmpty, let conditional = operation as? ConditionalOperation,
-            awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil
+            awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil,
+            let slot = Int32(exactly: loose.count)
         {
             // The common operation: no hash, no search. One added twice traps in `enqueue` (S13).
-            conditional.registrySlot = loose.count
+            conditional.registrySlot = slot
             loose.append(conditional)
             return (false, [])
         }
@@ -106,14 +107,14 @@ struct QueueRegistry {
 
     /// Takes `operation` out of ``loose`` if it is there: the last one takes its place.
     private mutating func removeLoose(_ operation: ConditionalOperation) -> Bool {
-        let slot = operation.registrySlot
+        let slot = Int(operation.registrySlot)
         guard slot >= 0, slot < loose.count, loose[slot] === operation else { return false }
-        operation.registrySlot = -1
         let last = loose.removeLast()
         if slot < loose.count {
-            last.registrySlot = slot
+            last.registrySlot = operation.registrySlot
             loose[slot] = last
         }
+        operation.registrySlot = -1
         return true
     }
 

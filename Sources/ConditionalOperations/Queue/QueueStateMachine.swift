@@ -167,7 +167,7 @@ struct QueueStateMachine {
 
     /// Operations to run join the line of those to start (``Scheduler/handOut(_:)``): returns
     /// the drainer to start on ``target`` for them, if one is needed.
-    mutating func handOut(_ operations: [Foundation.Operation]) -> Drainer? {
+    mutating func handOut(_ operations: some Collection<Foundation.Operation>) -> Drainer? {
         let (needsDrainer, first) = scheduler.handOut(operations)
         return needsDrainer ? Drainer(target: target, first: first) : nil
     }

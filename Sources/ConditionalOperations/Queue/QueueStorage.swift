@@ -110,7 +110,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// `true` if the ready `operations` all run now (no limit or suspension holds any back, none
     /// waits): they are handed out.
-    func submitAll(_ operations: [Foundation.Operation]) -> (all: Bool, drainer: QueueStateMachine.Drainer?) {
+    func submitAll(_ operations: some Collection<Foundation.Operation>) -> (
+        all: Bool, drainer: QueueStateMachine.Drainer?
+    ) {
         state.withLock { state in
             guard state.machine.submitAll(count: operations.count) else { return (false, nil) }
             return (true, Self.handOut(operations, in: &state))
@@ -131,7 +133,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         state.withLock { Self.handOut($0.machine.slotFreed(), in: &$0) }
     }
 
-    private static func handOut(_ operations: [Foundation.Operation], in state: inout State)
+    private static func handOut(_ operations: some Collection<Foundation.Operation>, in state: inout State)
         -> QueueStateMachine.Drainer?
     {
         operations.isEmpty ? nil : state.machine.handOut(operations)
