@@ -304,16 +304,19 @@ extension OperationStateMachine {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
         guard observers.count == notified else { return .tell(Array(observers.dropFirst(notified))) }
-        let action = FinishedAction.finished(
-            waiters: waiters, owner: owner, dropped: (observers, conditions))
         noteFinishedForSinks()
         enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
-        observers = ObserverList()
-        conditions = []
-        owner = nil
-        waiters = []
-        return action
+        // Moved out, not copied: no retain and release of each for every operation.
+        var taken = (
+            waiters: [Waiter](), owner: ConditionalOperationQueue?.none,
+            dropped: (ObserverList(), [any OperationCondition]())
+        )
+        swap(&taken.waiters, &waiters)
+        swap(&taken.owner, &owner)
+        swap(&taken.dropped.0, &observers)
+        swap(&taken.dropped.1, &conditions)
+        return .finished(waiters: taken.waiters, owner: taken.owner, dropped: taken.dropped)
     }
 
     /// The operation started without executing and drained what it runs: it finishes with

@@ -152,7 +152,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     ) {
         state.withLock { state in
             let drainer = heldASlot ? Self.handOut(state.machine.slotFreed(), in: &state) : nil
-            return (state.registry.remove(operation), state.machine.delegate, drainer)
+            return (state.registry.remove(operation), state.machine.currentDelegate(), drainer)
         }
     }
 
@@ -166,14 +166,14 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     {
         state.withLock { state in
             let (next, another) = state.machine.finishedWithinStart(heldASlot: heldASlot, on: target)
-            return (state.registry.remove(operation), state.machine.delegate, next, another)
+            return (state.registry.remove(operation), state.machine.currentDelegate(), next, another)
         }
     }
 
     // MARK: Configuration and life
 
     var delegate: (any ConditionalOperationQueueDelegate)? {
-        get { state.withLock { $0.machine.delegate } }
+        get { state.withLock { $0.machine.currentDelegate() } }
         set { state.withLock { $0.machine.setDelegate(newValue) } }
     }
 
