@@ -22,12 +22,19 @@ import Foundation
 /// it ready, and it finishes without executing when started; while it executes, it finishes at once
 /// unless ``finishesWhenCancelled`` is `false`.
 open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
-    // mutable state: `lockedMachine`, behind the operation's lock (`machine`)
+    // mutable state: `lockedMachine`, behind the operation's lock (`machine`); `registrySlot`,
+    // behind its queue's lock
     /// Only reached through ``machine``, under the operation's lock. Unchecked exclusivity: that
     /// lock already makes every access exclusive, and a plain queue reads it for every `isReady`.
     @exclusivity(unchecked) fileprivate var lockedMachine = OperationStateMachine()
     /// The machine's ``ReadinessHint``, published by ``machine`` at the end of each locked section.
     fileprivate let published = LockFreeReadiness()
+    /// Its index among the operations its ``ConditionalOperationQueue`` counts without a
+    /// dependency graph entry (``QueueRegistry``), or `-1`. Behind that queue's lock, not this
+    /// operation's: only the queue it was added to reads or writes it (a second queue adding it
+    /// writes it once, then `enqueue` traps, S13). Unchecked exclusivity: that lock makes every
+    /// access exclusive.
+    @exclusivity(unchecked) var registrySlot: Int32 = -1
 
     /// The state machine, behind the operation's lock (one of ``LockTable``'s).
     var machine: MachineLock { MachineLock(operation: self) }

@@ -115,7 +115,7 @@ extension ConditionalOperationQueue {
                 let unfinished = operation.dependencies.filter { !$0.isFinished }
                 let facts = Self.plainFacts(of: operation, awaitsDependencies: !unfinished.isEmpty)
                 let route = storage.plainDependenciesFinished(operation, facts: facts)
-                if perform(route, for: operation, dependencies: unfinished) { submit([operation]) }
+                if perform(route, for: operation, dependencies: unfinished) { submit(operation) }
             }
         }
     }

@@ -10,8 +10,9 @@ extension ConditionalOperationQueue {
         storage.retarget(target)
     }
 
-    /// Ready operations: they run now, or once the scheduler has a slot for them.
-    func submit(_ operations: [Foundation.Operation]) {
+    /// Ready operations: they run now, or once the scheduler has a slot for them. A lone one
+    /// comes as `CollectionOfOne`: no array is allocated for it.
+    func submit(_ operations: some Collection<Foundation.Operation>) {
         let (all, drainer) = storage.submitAll(operations)
         if all { return startDrainer(on: drainer) }
         let prioritized = operations.map { ($0, $0.queuePriority) }
@@ -20,6 +21,11 @@ extension ConditionalOperationQueue {
         for (operation, priority) in prioritized where operation.queuePriority != priority {
             reprioritize(operation)
         }
+    }
+
+    /// A lone ready operation.
+    func submit(_ operation: Foundation.Operation) {
+        submit(CollectionOfOne(operation))
     }
 
     /// `operation`'s `queuePriority` changed: if it waits for a slot, it moves to the line of its
@@ -94,7 +100,7 @@ extension ConditionalOperationQueue {
             let facts = Self.plainFacts(of: operation, awaitsDependencies: !dependencies.isEmpty)
             let (drainer, route) = storage.startDeclined(operation, facts: facts)
             startDrainer(on: drainer)
-            if perform(route, for: operation, dependencies: dependencies) { submit([operation]) }
+            if perform(route, for: operation, dependencies: dependencies) { submit(operation) }
             return
         }
         // Watched before it starts: an asynchronous one may finish on another thread at any time.

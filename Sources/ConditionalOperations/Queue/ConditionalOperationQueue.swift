@@ -146,7 +146,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// dependency cycle it closes finishes the cycle's operations with
     /// ``OperationError/dependencyCycle``.
     open override func addOperation(_ operation: Foundation.Operation) {
-        if admit(operation) { submit([operation]) }
+        if admit(operation) { submit(operation) }
     }
 
     /// Adds `operations` in order and, if `wait`, blocks until every one of them finished.
@@ -203,7 +203,7 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// A held operation became ready.
     func handOver(_ operation: ConditionalOperation) {
-        submit([operation])
+        submit(operation)
     }
 
     /// Every operation of a dependency cycle finishes without executing (S9).

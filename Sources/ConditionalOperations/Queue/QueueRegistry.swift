@@ -3,6 +3,12 @@ import Foundation
 /// The dependency graph of a ``ConditionalOperationQueue``'s operations (added, not yet finished):
 /// enough to count them, cancel or wait for them, and find dependency cycles. The queue's own
 /// bookkeeping is its ``QueueStateMachine``'s.
+///
+/// The common operation, a ``ConditionalOperation`` added with every dependency finished and that
+/// no operation of the queue waits for, takes no part in the graph: no dependency edge leaves it,
+/// so no cycle can pass through it. It is kept in ``loose`` at the index it holds itself
+/// (``ConditionalOperation/registrySlot``), which costs no hashing; an operation added later that
+/// depends on it counts it among the dependencies not in the graph (`elsewhere`).
 struct QueueRegistry {
     private struct Entry {
         let operation: Foundation.Operation
@@ -15,21 +21,19 @@ struct QueueRegistry {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
-    /// For an operation not (yet) added here: the operations of this queue that depend on it.
+    /// The unfinished operations outside the graph, each at its ``ConditionalOperation/registrySlot``.
+    private var loose: [ConditionalOperation] = []
+    /// For an operation not (yet) added here, or outside the graph: the operations of this queue
+    /// that depend on it.
     private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     /// S27: the operations whose coalescing key others join, until they finished.
     var inFlightKeys = InFlightKeys()
 
-    var count: Int { entries.count }
+    var count: Int { entries.count + loose.count }
     /// Operations the cycle searches visited so far, for tests (``closesCycle(dependencies:awaiting:)``).
     private(set) var cycleSearchVisits = 0
 
-    var operations: [Foundation.Operation] { entries.values.map(\.operation) }
-
-    /// An unfinished operation for which `isIncluded` holds.
-    func anyOperation(where isIncluded: (Foundation.Operation) -> Bool) -> Foundation.Operation? {
-        entries.values.first { isIncluded($0.operation) }?.operation
-    }
+    var operations: [Foundation.Operation] { entries.values.map(\.operation) + loose }
 
     /// Registers `operation` with its unfinished `dependencies`; returns whether it was registered
     /// already (a misuse, S13), and the operations of a dependency cycle it closes (empty if none).
@@ -40,9 +44,18 @@ struct QueueRegistry {
     mutating func add(_ operation: Foundation.Operation, dependencies: [Foundation.Operation]) -> (
         isKnown: Bool, cycle: [Foundation.Operation]
     ) {
+        if dependencies.isEmpty, let conditional = operation as? ConditionalOperation,
+            awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil,
+            let slot = Int32(exactly: loose.count)
+        {
+            // The common operation: no hash, no search. One added twice traps in `enqueue` (S13).
+            conditional.registrySlot = slot
+            loose.append(conditional)
+            return (false, [])
+        }
         let id = ObjectIdentifier(operation)
         if dependencies.isEmpty, awaitedBy.isEmpty {
-            // The common operation: one hash, no search.
+            // A plain operation: one hash, no search.
             let entry = Entry(operation: operation, dependencies: [], elsewhere: [])
             return (entries.updateValue(entry, forKey: id) != nil, [])
         }
@@ -75,6 +88,13 @@ struct QueueRegistry {
     /// Forgets an operation that finished; returns whether it was known.
     mutating func remove(_ operation: Foundation.Operation) -> Bool {
         let id = ObjectIdentifier(operation)
+        if let conditional = operation as? ConditionalOperation, removeLoose(conditional) {
+            if !inFlightKeys.isEmpty { inFlightKeys.release(id) }
+            // Those that depend on it wait for nothing more here: an operation allocated where it
+            // was must not inherit them.
+            if !awaitedBy.isEmpty { awaitedBy[id] = nil }
+            return true
+        }
         guard let entry = entries.removeValue(forKey: id) else { return false }
         if !inFlightKeys.isEmpty { inFlightKeys.release(id) }
         for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
@@ -82,6 +102,19 @@ struct QueueRegistry {
             awaitedBy[dependency]?.remove(id)
             if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
         }
+        return true
+    }
+
+    /// Takes `operation` out of ``loose`` if it is there: the last one takes its place.
+    private mutating func removeLoose(_ operation: ConditionalOperation) -> Bool {
+        let slot = Int(operation.registrySlot)
+        guard slot >= 0, slot < loose.count, loose[slot] === operation else { return false }
+        let last = loose.removeLast()
+        if slot < loose.count {
+            last.registrySlot = operation.registrySlot
+            loose[slot] = last
+        }
+        operation.registrySlot = -1
         return true
     }
 

@@ -19,6 +19,10 @@ struct QueueStateMachine {
     private(set) var life = Life.open
     /// Held weakly, read with the rest in one lock.
     private(set) weak var delegate: (any ConditionalOperationQueueDelegate)?
+
+    /// ``delegate``, read in place: read as the property through an `inout` state, it copied the
+    /// whole machine (each reference it holds retained and released) for every operation finished.
+    func currentDelegate() -> (any ConditionalOperationQueueDelegate)? { delegate }
     /// Barrier operations not yet finished: every operation added after one depends on it.
     private(set) var barriers: [Foundation.Operation] = []
     /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
@@ -167,7 +171,7 @@ struct QueueStateMachine {
 
     /// Operations to run join the line of those to start (``Scheduler/handOut(_:)``): returns
     /// the drainer to start on ``target`` for them, if one is needed.
-    mutating func handOut(_ operations: [Foundation.Operation]) -> Drainer? {
+    mutating func handOut(_ operations: some Collection<Foundation.Operation>) -> Drainer? {
         let (needsDrainer, first) = scheduler.handOut(operations)
         return needsDrainer ? Drainer(target: target, first: first) : nil
     }

@@ -110,7 +110,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// `true` if the ready `operations` all run now (no limit or suspension holds any back, none
     /// waits): they are handed out.
-    func submitAll(_ operations: [Foundation.Operation]) -> (all: Bool, drainer: QueueStateMachine.Drainer?) {
+    func submitAll(_ operations: some Collection<Foundation.Operation>) -> (
+        all: Bool, drainer: QueueStateMachine.Drainer?
+    ) {
         state.withLock { state in
             guard state.machine.submitAll(count: operations.count) else { return (false, nil) }
             return (true, Self.handOut(operations, in: &state))
@@ -131,7 +133,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         state.withLock { Self.handOut($0.machine.slotFreed(), in: &$0) }
     }
 
-    private static func handOut(_ operations: [Foundation.Operation], in state: inout State)
+    private static func handOut(_ operations: some Collection<Foundation.Operation>, in state: inout State)
         -> QueueStateMachine.Drainer?
     {
         operations.isEmpty ? nil : state.machine.handOut(operations)
@@ -150,7 +152,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     ) {
         state.withLock { state in
             let drainer = heldASlot ? Self.handOut(state.machine.slotFreed(), in: &state) : nil
-            return (state.registry.remove(operation), state.machine.delegate, drainer)
+            return (state.registry.remove(operation), state.machine.currentDelegate(), drainer)
         }
     }
 
@@ -164,14 +166,14 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     {
         state.withLock { state in
             let (next, another) = state.machine.finishedWithinStart(heldASlot: heldASlot, on: target)
-            return (state.registry.remove(operation), state.machine.delegate, next, another)
+            return (state.registry.remove(operation), state.machine.currentDelegate(), next, another)
         }
     }
 
     // MARK: Configuration and life
 
     var delegate: (any ConditionalOperationQueueDelegate)? {
-        get { state.withLock { $0.machine.delegate } }
+        get { state.withLock { $0.machine.currentDelegate() } }
         set { state.withLock { $0.machine.setDelegate(newValue) } }
     }
 

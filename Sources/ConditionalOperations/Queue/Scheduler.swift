@@ -85,7 +85,7 @@ struct Scheduler {
     ///
     /// A new drainer for the one operation waiting to start takes it with it (`first`): the
     /// common lone operation costs no trip to fetch it.
-    mutating func handOut(_ operations: [Foundation.Operation]) -> (
+    mutating func handOut(_ operations: some Collection<Foundation.Operation>) -> (
         needsDrainer: Bool, first: Foundation.Operation?
     ) {
         for operation in operations { starting.append(operation) }
