@@ -38,35 +38,22 @@ extension ConditionalOperationsTests {
         /// after its deinit began ("deallocated with non-zero retain count"), or read it once
         /// freed.
         @Test func S12_anOperationNeverEnqueuedReleasedWhileItsDependencyFinishesIsSafe() async {
-            let rounds = 20_000
-            let done = Latch()
-            Thread.detachNewThread {
-                for _ in 0..<rounds {
-                    let dependency = BlockOperation {}
-                    var operation: ConditionalOperation? = ConditionalOperation()
-                    operation?.addDependency(dependency)
-                    let go = DispatchSemaphore(value: 0)
-                    DispatchQueue.global().async {
-                        go.wait()
-                        dependency.start()
-                    }
-                    go.signal()
-                    operation = nil
-                    _ = operation
-                }
-                done.countDown()
-            }
-            #expect(await done.wait(seconds: 120))
+            await Self.releaseWhileItsDependencyFinishes(cancellingFirst: false)
         }
 
         /// Cancelled, then released, while its dependency finishes on another thread: safe,
         /// since a cancelled operation is never retained by a finishing dependency (its count of
         /// unfinished dependencies is zero).
         @Test func aCancelledOperationReleasedWhileItsDependencyFinishesIsSafe() async {
-            let rounds = 20_000
+            await Self.releaseWhileItsDependencyFinishes(cancellingFirst: true)
+        }
+
+        /// 20,000 rounds on a thread of their own: an operation with one dependency, released
+        /// (cancelled first if `cancellingFirst`) as that dependency starts on another thread.
+        static func releaseWhileItsDependencyFinishes(cancellingFirst: Bool) async {
             let done = Latch()
             Thread.detachNewThread {
-                for _ in 0..<rounds {
+                for _ in 0..<20_000 {
                     let dependency = BlockOperation {}
                     var operation: ConditionalOperation? = ConditionalOperation()
                     operation?.addDependency(dependency)
@@ -75,7 +62,7 @@ extension ConditionalOperationsTests {
                         go.wait()
                         dependency.start()
                     }
-                    operation?.cancel()
+                    if cancellingFirst { operation?.cancel() }
                     go.signal()
                     operation = nil
                     _ = operation
