@@ -79,7 +79,7 @@
         }
 
         /// A child that executes until finished by hand, also once cancelled.
-        final class HeldChild: ConditionalOperation, @unchecked Sendable {
+        final class HeldChild: ConditionalOperation, @unchecked Sendable {  // stored state: a let
             let executing = Latch()
             override var finishesWhenCancelled: Bool { false }
             override func execute() { executing.countDown() }
