@@ -181,15 +181,20 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// child added once the group counts as cancelled is cancelled as it is added.
     open override func cancel() {
         // A cancel that does not count (finishing had begun, or cancelled already) leaves nothing
-        // to cancel.
-        let action = cancel(recording: { counts in counts ? lockedGroup.cancel() : .none })
+        // to cancel. The children's queue is held suspended before the group's own cancel is told:
+        // what that tells may end a child (an observer, the progress cancelling the children's),
+        // and the slot it frees must not start a sibling the cancel has not reached yet.
+        let action = cancel(
+            recording: { counts in counts ? lockedGroup.cancel() : .none },
+            beforeTelling: { action in
+                if case .cancel(_, let suspension?) = action { suspendQueue(suspension) }
+            })
         guard case .cancel(let children, let suspension) = action else { return }
-        guard let suspension else {
+        guard suspension != nil else {
             // The group has not started: its queue is suspended until then.
             for child in children { child.cancel() }
             return
         }
-        suspendQueue(suspension)
         for child in children { child.cancel() }
         suspendQueue(withOwnLock { lockedGroup.childrenCancelled() })
     }

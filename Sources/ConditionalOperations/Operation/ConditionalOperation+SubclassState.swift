@@ -27,11 +27,17 @@ extension ConditionalOperation {
     /// comes before both or after both. `record` follows the rules of ``withOwnLock(_:)``; what
     /// it returns is handed back, to be acted on once unlocked.
     ///
+    /// `prepare` runs once unlocked, before anything of the cancel is told (observers, KVO, the
+    /// progress): what must hold before user code can react to the cancel (a group holds its
+    /// children's queue suspended) is set there.
+    ///
     /// `package`: the networking module of this package (`DataTaskOperation`) cancels its task
     /// this way; it is not API for the package's users.
     @discardableResult
     @inline(__always)
-    package func cancel<Recorded>(recording record: (_ counts: Bool) -> Recorded) -> Recorded {
+    package func cancel<Recorded>(
+        recording record: (_ counts: Bool) -> Recorded, beforeTelling prepare: (Recorded) -> Void = { _ in }
+    ) -> Recorded {
         // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
         // the cancel's own trip through the lock, so that a finish comes before both or after both.
         let error = CancelErrorHandoff.take(for: self)
@@ -43,6 +49,7 @@ extension ConditionalOperation {
             if case .ignored = action { counts = false } else { counts = true }
             return (action, deferred, record(counts))
         }
+        prepare(recorded)
         perform(action, adding: deferred)
         return recorded
     }

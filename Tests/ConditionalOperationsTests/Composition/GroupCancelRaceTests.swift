@@ -45,5 +45,37 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(await done.wait())
             #expect(group.children.allSatisfy { $0.isCancelled })
         }
+
+        /// The group's own cancel is told (its `didCancel` observers, its progress cancelled, which
+        /// cancels its children's progress on another thread) before its children are cancelled
+        /// one by one. A child that ends meanwhile frees its slot: no sibling may start in it,
+        /// uncancelled, before the cancel reaches that sibling too (S4, S11).
+        @Test func S11_aSlotFreedWhileTheGroupsCancelIsToldStartsNoSiblingUncancelled() async {
+            for _ in 0..<20 {
+                let holder = HeldOperation()
+                let sibling = HeldOperation()
+                let group = GroupOperation(operations: [holder, sibling])
+                group.maxConcurrentChildren = 1
+                let queueHeldWhenTold = Box(false)
+                group.addObserver(
+                    BlockObserver(didCancel: { _, _ in
+                        let childrenQueue = group.withOwnLock { group.lockedGroup.queue }
+                        queueHeldWhenTold.value = childrenQueue?.isSuspended ?? false
+                        holder.cancel()  // ends it: its slot is free
+                    }))
+                let done = completionLatch([holder, sibling, group])
+                OperationQueue().addOperation(group)
+                #expect(await holder.executing.wait())
+                group.cancel()
+                #expect(await done.wait())
+                #expect(
+                    queueHeldWhenTold.value, "the children's queue could start a child as the cancel was told"
+                )
+                #expect(sibling.isCancelled)
+                #expect(
+                    sibling.executing.remaining == 1,
+                    "a sibling executed in the slot freed during the group's cancel")
+            }
+        }
     }
 }
