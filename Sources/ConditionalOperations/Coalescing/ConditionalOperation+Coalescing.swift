@@ -22,11 +22,7 @@ extension ConditionalOperation {
     public var coalescingKey: String? {
         get { CoalescingEntries.key(of: self) }
         set {
-            guard machine.withLock({ $0.setCoalescingKey() }) == .set else {
-                Misuse.trap(
-                    "\(diagnosticName): coalescingKey set after the operation was added to a queue or started "
-                        + "(S13, S27: a queue reads the key as it adds the operation: set it before)")
-            }
+            markCoalescingKeySet()
             CoalescingEntries.setKey(newValue, of: self)
         }
     }
@@ -36,42 +32,5 @@ extension ConditionalOperation {
     /// joined none.
     public var coalescedInto: ConditionalOperation? {
         CoalescingEntries.joined(by: self)
-    }
-
-    /// Added to `queue` with a coalescing key: joins the unfinished operation holding that key, or
-    /// is added as any operation is (and holds the key until it finished). Returns whether it is
-    /// ready now, as ``enqueue(on:dependenciesFinished:)`` does.
-    func enqueueCoalescing(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        if let key = CoalescingEntries.key(of: self), let joined = queue.coalescingHolder(key, for: self) {
-            switch machine.withLock({ $0.join(on: queue) }) {
-            case .joined(let deferred):
-                for dependency in deferred { super.addDependency(dependency) }
-                CoalescingEntries.setJoined(joined, by: self)
-                // At once if it finished already: a joiner never waits for an end that came.
-                joined.whenFinished { [weak self, unowned joined] in self?.joinedFinished(joined) }
-                return false
-            case .enqueue:
-                break  // cancelled or started meanwhile: it runs (and ends) on its own
-            }
-        }
-        return perform(
-            machine.withLock {
-                $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished, keyLookedUp: true)
-            },
-            queue: queue, dependenciesFinished: dependenciesFinished)
-    }
-
-    /// The operation it joined finished: it becomes ready to finish as that one did.
-    private func joinedFinished(_ joined: ConditionalOperation) {
-        // Two trips, one lock each: both may be the same mutex (``LockTable``).
-        let (errors, cancelled, skipped, output) = joined.machine.withLock {
-            ($0.reportedErrors, $0.isCancelled, $0.isSkipped, joined.outputUnderLock())
-        }
-        let action = machine.withLock { machine in
-            let action = machine.joinedFinished(errors: errors, cancelled: cancelled, skipped: skipped)
-            if case .adopt = action { adoptOutputUnderLock(output) }
-            return action
-        }
-        if case .adopt(let followup) = action { perform(followup) }
     }
 }

@@ -219,17 +219,33 @@ extension OperationStateMachine {
         return queueEffect(.didProduce(operation))
     }
 
-    /// The queue to add an operation produced now: the owner's, else the one that started it when
-    /// called from the thread running `execute()` (where `OperationQueue.current` is that queue).
-    func producerQueue(thread: ThreadIdentity) -> (queue: OperationQueue?, askCurrent: Bool) {
-        let executingThread: ThreadIdentity
+    enum PlaceProducedAction: Equatable {
+        /// Add it to the ``ConditionalOperationQueue`` that owns this operation.
+        case addToOwner(ConditionalOperationQueue)
+        /// Add it to `OperationQueue.current`, the plain queue running `execute()` on this thread,
+        /// else to the library's queue.
+        case addToCurrentQueue
+        /// Add it to the library's queue: no queue of this operation's can be known.
+        case addToLibraryQueue
+    }
+
+    /// An operation is produced on `thread`: the queue to add it to is the owner's, else the one
+    /// that started this operation when called from the thread running `execute()` (where
+    /// `OperationQueue.current` is that queue).
+    func placeProduced(on thread: ThreadIdentity) -> PlaceProducedAction {
+        if let owner { return .addToOwner(owner) }
         switch phase {
-        case .executing(let execution): executingThread = execution.thread
-        case .finishing(_, let thread): executingThread = thread
-        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .draining, .finished:
-            executingThread = .none
+        case .executing(let execution) where execution.thread == thread:
+            // From `execute()` itself: the queue running it is the current one.
+            return .addToCurrentQueue
+        case .finishing(_, let executing) where executing == thread:
+            // From `finish()` called within `execute()`: the same.
+            return .addToCurrentQueue
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
+            .finishing, .finished:
+            // Not from the thread running `execute()`: no queue of its own to be found.
+            return .addToLibraryQueue
         }
-        return (owner, owner == nil && executingThread == thread)
     }
 
     // MARK: Delivery

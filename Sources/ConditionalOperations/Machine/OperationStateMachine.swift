@@ -291,13 +291,25 @@ struct OperationStateMachine {
 
     typealias Waiter = @Sendable () -> Void
 
-    /// Registers a waiter; returns `false` if the operation already finished (run it at once).
-    mutating func addWaiter(_ waiter: @escaping Waiter) -> Bool {
-        guard case .finished = phase else {
+    enum AddWaiterAction: Equatable {
+        /// Registered: it runs once the operation finished and its observers returned.
+        case registered
+        /// The operation finished already: run it now.
+        case runNow
+    }
+
+    /// Registers a waiter, unless the operation already finished.
+    mutating func addWaiter(_ waiter: @escaping Waiter) -> AddWaiterAction {
+        switch phase {
+        case .finished:
+            // Its end came: the waiter never waits for it.
+            return .runNow
+        case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing, .draining,
+            .finishing:
+            // Run by `markFinished`'s action, after the `operationDidFinish` observers.
             listeners.add(waiter)
-            return true
+            return .registered
         }
-        return false
     }
 
     /// S7 in groups: `parent` runs this operation as its child (see ``exclusivityParent``). It

@@ -81,20 +81,26 @@ extension ConditionalOperation {
 
     /// Runs `operation` on the queue the machine named, then tells observers (S10).
     func perform(
-        _ action: (queue: OperationQueue?, askCurrent: Bool),
-        producing operation: Foundation.Operation
+        _ action: OperationStateMachine.PlaceProducedAction, producing operation: Foundation.Operation
     ) {
-        // Asking for the current queue costs system calls on Linux: only when it can help.
-        let queue =
-            action.queue ?? (action.askCurrent ? ConditionalOperationQueue.current : nil)
-            ?? LibraryQueue.shared
-        queue.addOperation(operation)
+        switch action {
+        case .addToOwner(let queue):
+            queue.addOperation(operation)
+        case .addToCurrentQueue:
+            // Asking for the current queue costs system calls on Linux: only when it can help.
+            (ConditionalOperationQueue.current ?? LibraryQueue.shared).addOperation(operation)
+        case .addToLibraryQueue:
+            LibraryQueue.shared.addOperation(operation)
+        }
         perform(machine.withLock { $0.produce(operation) })
     }
 
     /// A waiter registered before the operation finished runs then; otherwise now.
-    func perform(isWaiting: Bool, _ waiter: @Sendable () -> Void) {
-        if !isWaiting { waiter() }
+    func perform(_ action: OperationStateMachine.AddWaiterAction, _ waiter: @Sendable () -> Void) {
+        switch action {
+        case .registered: break
+        case .runNow: waiter()
+        }
     }
 
     /// Returns whether the operation became ready now: the queue then hands it to Foundation

@@ -359,7 +359,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// started, or later from another thread of a plain queue) a queue of the library's runs it.
     public func produceOperation(_ operation: Foundation.Operation) {
         let thread = ThreadIdentity.current
-        perform(machine.withLock { $0.producerQueue(thread: thread) }, producing: operation)
+        perform(machine.withLock { $0.placeProduced(on: thread) }, producing: operation)
     }
 }
 

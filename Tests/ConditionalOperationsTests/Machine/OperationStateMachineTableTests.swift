@@ -354,6 +354,21 @@ extension ConditionalOperationsTests {
         }
 
         @Test(arguments: Given.allCases)
+        func S10_aProducedOperationRunsOnTheQueueRunningItsProducerOnlyWhenProducedFromExecute(given: Given) {
+            var machine = Self.machine(given)
+            let elsewhere = ThreadIdentity(bitsOf: UInt(0xF00D))
+            #expect(machine.placeProduced(on: elsewhere) == .addToLibraryQueue)
+            guard given == .executing else { return }
+            // `execute()` is called on this thread (the storage stamps it), then finishes there.
+            let executing = ThreadIdentity(bitsOf: UInt(0x5EED))
+            machine.stamp(thread: executing, now: .unstamped)
+            #expect(machine.placeProduced(on: executing) == .addToCurrentQueue)
+            _ = machine.finish(errors: [])
+            #expect(machine.placeProduced(on: executing) == .addToCurrentQueue)
+            #expect(machine.placeProduced(on: elsewhere) == .addToLibraryQueue)
+        }
+
+        @Test(arguments: Given.allCases)
         func S10_aCancelledOperationRunsWhatItProducesUntold(given: Given) {
             var machine = Self.machine(given)
             _ = machine.cancel(finishesWhenCancelled: false)
@@ -366,7 +381,7 @@ extension ConditionalOperationsTests {
             var machine = Self.machine(given)
             let expected: Machine.AddObserverAction = given == .finished ? .tellFinished([]) : .added
             #expect(machine.addObserver(BlockObserver()) == expected)
-            #expect(machine.addWaiter({}) == (given != .finished))
+            #expect(machine.addWaiter({}) == (given == .finished ? .runNow : .registered))
         }
 
         @Test(arguments: [
