@@ -13,9 +13,11 @@ import Foundation
 /// retry.addDependency(pause)
 /// ```
 public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
-    // mutable state: behind `timer`'s lock
+    // mutable state: `lockedTimer`, behind the operation's own lock (`withOwnLock`)
     private let deadline: OneShotTimer.Deadline
-    private let timer = Locked<(any DispatchSourceTimer)?>(nil)
+    /// The timer of the wait; only reached under the operation's own lock, which makes every
+    /// access exclusive: the operation takes no lock of its own.
+    @exclusivity(unchecked) private var lockedTimer = StartedWork<any DispatchSourceTimer>.notStarted
 
     /// Waits `interval` seconds once it executes; at once for 0 or less.
     public init(interval: TimeInterval) {
@@ -47,16 +49,10 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
             self?.stopTimer()
             self?.finish()
         }
-        let finishing = timer.withLock { timer in
-            guard state < .finishing else { return true }  // cancelled meanwhile
-            timer = source
-            source.resume()  // under the lock: it is never released suspended
-            return false
-        }
-        if finishing {
-            source.cancel()  // cancelled before it resumes: it never fires
-            source.resume()
-        }
+        // Finished meanwhile (a cancel): the timer is cancelled before it resumes, so it never
+        // fires. Resumed either way, while `source` holds it: it is never released suspended.
+        if withOwnLock({ lockedTimer.start(source) }) { source.cancel() }
+        source.resume()
     }
 
     /// Cancels the timer: the operation finishes, cancelled or not, holding no timer.
@@ -64,10 +60,16 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
         stopTimer()
     }
 
+    /// Takes the timer out (before `execute()` made it, a cancel is remembered for it) and
+    /// cancels it once unlocked.
     private func stopTimer() {
-        timer.withLock { timer in
-            defer { timer = nil }
-            return timer
-        }?.cancel()
+        let stopped = withOwnLock { () -> StartedWork<any DispatchSourceTimer> in
+            guard case .running = lockedTimer else {
+                _ = lockedTimer.cancel()
+                return .notStarted
+            }
+            return lockedTimer.end()
+        }
+        if case .running(let timer) = stopped { timer.cancel() }
     }
 }

@@ -3,17 +3,13 @@ import Foundation
 /// The delegate of a ``GroupOperation``'s queue: tells the group of every child added and
 /// finished. The queue holds it weakly and the group strongly; it holds the group weakly.
 final class GroupChildTracker: ConditionalOperationQueueDelegate {
-    /// Behind the library's lock: a `weak let` would need Swift 6.3, and a `weak var` is not `Sendable`.
-    private let reference: Locked<WeakGroup>
-
-    private struct WeakGroup {
-        weak var group: GroupOperation?
-    }
-
-    private var group: GroupOperation? { reference.withLock { $0.group } }
+    /// Written once, in `init`, before the tracker is shared, and only read afterwards: a weak
+    /// reference is read safely from any thread (the runtime loads it atomically), so it needs no
+    /// lock. A `weak let`, which says so to the compiler, needs Swift 6.3.
+    nonisolated(unsafe) private weak var group: GroupOperation?
 
     init(group: GroupOperation) {
-        reference = Locked(WeakGroup(group: group))
+        self.group = group
     }
 
     func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation) {

@@ -7,7 +7,7 @@
     extension ConditionalOperationsTests.LockTripTests {
         /// A group of two no-op children and an `AsyncOperation` with no work, on a plain queue:
         /// the trips of the whole life, children included.
-        @Test(arguments: [("group of 2 children", true, 51), ("AsyncOperation", false, 7)])
+        @Test(arguments: [("group of 2 children", true, 47), ("AsyncOperation", false, 7)])
         func aGroupOrAnAsyncOperation(kind: String, group: Bool, bound: Int) {
             let queue = OperationQueue()
             let trips = Self.fewestTrips {
