@@ -74,7 +74,11 @@ let sigterm = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
 let terminated = AsyncStream<Void> { continuation in
     sigterm.setEventHandler { continuation.yield() }
 }
-sigterm.resume()
+// Dispatch registers the source after resume() returns: a SIGTERM before then is ignored, and lost.
+await withCheckedContinuation { registered in
+    sigterm.setRegistrationHandler { registered.resume() }
+    sigterm.resume()
+}
 
 let requests = [
     serve("r1", taking: .milliseconds(100)),  // ends within the grace period
@@ -91,4 +95,3 @@ print("SIGTERM: shutting down")
 await queue.shutdown(gracePeriod: .seconds(1))
 for request in requests { print(await request.value) }
 print("idle: exiting")
-exit(0)
