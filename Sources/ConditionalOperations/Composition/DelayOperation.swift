@@ -63,13 +63,11 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
     /// Takes the timer out (before `execute()` made it, a cancel is remembered for it) and
     /// cancels it once unlocked.
     private func stopTimer() {
-        let stopped = withOwnLock { () -> StartedWork<any DispatchSourceTimer> in
-            guard case .running = lockedTimer else {
-                _ = lockedTimer.cancel()
-                return .notStarted
-            }
-            return lockedTimer.end()
+        let stopped = withOwnLock { () -> (any DispatchSourceTimer)? in
+            guard case .running(let timer) = lockedTimer else { return lockedTimer.cancel() }
+            _ = lockedTimer.end()
+            return timer
         }
-        if case .running(let timer) = stopped { timer.cancel() }
+        stopped?.cancel()
     }
 }

@@ -178,7 +178,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// condition and those added later (S11).
     ///
     /// The group's children are told of the cancel in the cancel's own trip through the lock: a
-    /// child added once the group counts as cancelled is cancelled as it is added.
+    /// child added once the group counts as cancelled is cancelled as it is added. No child starts
+    /// while the group's `operationDidCancel` observers run: one that waits there for a child to
+    /// start waits forever.
     open override func cancel() {
         // A cancel that does not count (finishing had begun, or cancelled already) leaves nothing
         // to cancel. The children's queue is held suspended before the group's own cancel is told:
@@ -190,13 +192,9 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
                 if case .cancel(_, let suspension?) = action { suspendQueue(suspension) }
             })
         guard case .cancel(let children, let suspension) = action else { return }
-        guard suspension != nil else {
-            // The group has not started: its queue is suspended until then.
-            for child in children { child.cancel() }
-            return
-        }
         for child in children { child.cancel() }
-        suspendQueue(withOwnLock { lockedGroup.childrenCancelled() })
+        // A group that has not started keeps its queue suspended until then: no hold to release.
+        if suspension != nil { suspendQueue(withOwnLock { lockedGroup.childrenCancelled() }) }
     }
 
     /// Hands the waiting children to the queue and starts it.
