@@ -78,6 +78,9 @@ extension ConditionalOperationsTests {
                 BlockObserver(didStart: { operation in started.record("didStart \(operation.isExecuting)") }))
             OperationQueue().addOperation(operation)
             try await operation.waitUntilFinished(timeout: 10)
+            // The wait ends with the `events` stream, in the trip that finishes the operation: the
+            // `didChange` notifications come right after it, unlocked.
+            await waitUntil { operation.recorded(.isExecuting).count == 4 }
             #expect(
                 operation.recorded(.isExecuting) == [
                     "will isExecuting false", "did isExecuting true",
@@ -90,6 +93,7 @@ extension ConditionalOperationsTests {
             let operation = RecordingOperation()
             OperationQueue().addOperation(operation)
             try await operation.waitUntilFinished(timeout: 10)
+            await waitUntil { operation.recorded(.isFinished).count == 2 }  // see above
             #expect(operation.recorded(.isFinished) == ["will isFinished false", "did isFinished true"])
         }
     }
