@@ -12,9 +12,12 @@ import Foundation
 /// - The operation's cancel reaches the machine in the cancel's own trip through the lock
 ///   (`cancel(recording:)`): an attempt that ends right after a cancel starts no other, and asks
 ///   no user code whether to.
-/// - The queue that runs the operation, where the attempts run, is held weakly: a finished
-///   operation holds no queue (S12), and one released meanwhile leaves the attempts to a queue
-///   of the library's.
+/// - The attempts run on a queue of the library's without a limit (`LibraryQueue.attempts`), never
+///   on the queue or group that runs the operation: there they would wait for a slot the
+///   operation holds, and be taken for a group's children or reported to a delegate (S32).
+/// - The queue that runs the operation is held weakly, to learn whether it was shut down: a
+///   finished operation holds no queue (S12); an attempt made once it was shut down is cancelled
+///   with ``OperationError/queueShutDown`` (S21).
 protocol AttemptRunning: ConditionalOperation {
     /// What an ended attempt leaves for the next one and for the operation's finish.
     associatedtype Carried: Sendable
@@ -22,7 +25,8 @@ protocol AttemptRunning: ConditionalOperation {
 
     /// The attempts: only reached under the operation's own lock (`withOwnLock`).
     var lockedAttempts: Attempts { get set }
-    /// The queue that runs the operation: only reached under the operation's own lock; weak.
+    /// The queue that runs the operation, whose shutdown reaches the attempts: only reached under
+    /// the operation's own lock; weak.
     var lockedQueue: OperationQueue? { get set }
 
     /// Attempt `number` (from 1), given what the last one left; `nil` for none (the operation
@@ -40,7 +44,7 @@ protocol AttemptRunning: ConditionalOperation {
 }
 
 extension AttemptRunning {
-    /// `execute()`: starts the first attempt, on the queue that runs the operation.
+    /// `execute()`: starts the first attempt.
     func startAttempts() {
         let queue = ConditionalOperationQueue.current
         let action = withOwnLock { () -> Attempts.StartAction in
@@ -81,7 +85,10 @@ extension AttemptRunning {
             // least as long as its running attempt.
             attempt.whenFinished { self.attemptFinished(attempt, previous: previous) }
             if case .runCancelled = made { attempt.cancel() }
-            LibraryQueue.forAttempts(on: queue).addOperation(attempt)
+            if (queue as? ConditionalOperationQueue)?.isShutDown == true {
+                attempt.cancel(with: OperationError.queueShutDown)
+            }
+            LibraryQueue.attempts.addOperation(attempt)
         }
     }
 
@@ -99,6 +106,10 @@ extension AttemptRunning {
 
     private func decide(afterAttempt number: Int, leaving carried: Carried) {
         let delay = delay(afterAttempt: number, leaving: carried)
+        ValueCheck.require(
+            delay.flatMap {
+                ValueCheck.interval($0, call: "\(diagnosticName): the wait after attempt \(number)")
+            })
         let qos = qualityOfService
         switch withOwnLock({ lockedAttempts.delayChosen(delay) }) {
         case .finish(let carried):

@@ -21,6 +21,7 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
 
     /// Waits `interval` seconds once it executes; at once for 0 or less.
     public init(interval: TimeInterval) {
+        ValueCheck.require(ValueCheck.interval(interval, call: "DelayOperation(interval: \(interval))"))
         deadline = .after(interval)
         super.init()
     }
@@ -33,6 +34,8 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
 
     /// Waits until `date` (by the wall clock); at once if it has passed when the operation executes.
     public init(until date: Date) {
+        ValueCheck.require(
+            ValueCheck.interval(date.timeIntervalSinceNow, call: "DelayOperation(until: \(date))"))
         deadline = .at(date)
         super.init()
     }

@@ -148,6 +148,8 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     public var maxConcurrentChildren: Int {
         get { withOwnLock { lockedGroup.maxConcurrentChildren } }
         set {
+            ValueCheck.require(
+                ValueCheck.concurrencyLimit(newValue, setting: "\(diagnosticName).maxConcurrentChildren"))
             let queue = withOwnLock {
                 lockedGroup.maxConcurrentChildren = newValue
                 return lockedGroup.queue

@@ -22,10 +22,10 @@ import Foundation
 /// - Its output is the last iteration's output. With no iteration at all it finishes without a
 ///   value, as any ``ResultOperation`` that did not produce one (``ResultOperation/value`` then
 ///   throws a descriptive error), unless its `Output` is `Void`: then it returns `()` (S23).
-/// - The iterations run on the queue that runs the repeat operation (on a queue that runs one
-///   operation at a time they would wait for it: there, and without a queue, on one of the
-///   library's). Observers of the repeat operation see one operation; an iteration may need an
-///   exclusivity category the repeat operation holds (S7).
+/// - The iterations run in its own place, as a ``RetryOperation``'s attempts do: never waiting for
+///   a slot of the queue or group that runs it, never a child of an enclosing group (S32).
+///   Observers, the queue's delegate and an enclosing group see one operation; an iteration may
+///   need an exclusivity category the repeat operation holds (S7).
 open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRunning, @unchecked Sendable {
     // mutable state: `lockedAttempts` and `lockedQueue`, behind the operation's own lock (`withOwnLock`)
     /// What an ended attempt leaves for the next: an iteration leaves its output.
@@ -33,8 +33,8 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
     /// The iterations, each leaving its output. Only reached under the operation's own lock,
     /// which makes every access exclusive.
     @exclusivity(unchecked) var lockedAttempts = Attempts(first: nil)
-    /// The queue that runs the repeat operation, where the iterations run; weak, so that a
-    /// finished repeat operation holds no queue (S12).
+    /// The queue that runs the repeat operation, whose shutdown reaches the iterations; weak, so
+    /// that a finished repeat operation holds no queue (S12).
     @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
     private let maximumCount: Int
     private let interval: RetryBackoff
@@ -43,15 +43,19 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
     /// Repeats the operations `makeIteration` makes, given the iteration's number (from 1).
     ///
     /// - Parameters:
-    ///   - maximumCount: iterations in all, at most; `nil` (the default): until `makeIteration`
-    ///     returns `nil`, an iteration fails, or the operation is cancelled.
+    ///   - maximumCount: iterations in all, at most, not negative (that stops the program, naming
+    ///     the value); `nil` (the default): until `makeIteration` returns `nil`, an iteration
+    ///     fails, or the operation is cancelled.
     ///   - interval: the wait after an iteration before the next one. Default: none.
     ///   - makeIteration: a new operation for each iteration, not enqueued anywhere, or `nil` to stop.
     public init(
         maximumCount: Int? = nil, interval: RetryBackoff = .immediate,
         makeIteration: @escaping @Sendable (_ iteration: Int) -> ResultOperation<Output>?
     ) {
-        self.maximumCount = max(0, maximumCount ?? .max)
+        ValueCheck.require(
+            ValueCheck.iterations(
+                maximumCount ?? 0, call: "RepeatOperation(maximumCount: \(maximumCount ?? 0))"))
+        self.maximumCount = maximumCount ?? .max
         self.interval = interval
         self.makeIteration = { iteration, _ in makeIteration(iteration) }
         super.init()
@@ -71,8 +75,9 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
     /// of several statements that returns `nil` somewhere, Swift cannot infer it.
     ///
     /// - Parameters:
-    ///   - maximumCount: iterations in all, at most; `nil` (the default): until `makeIteration`
-    ///     returns `nil`, an iteration fails, or the operation is cancelled.
+    ///   - maximumCount: iterations in all, at most, not negative (that stops the program, naming
+    ///     the value); `nil` (the default): until `makeIteration` returns `nil`, an iteration
+    ///     fails, or the operation is cancelled.
     ///   - interval: the wait after an iteration before the next one. Default: none.
     ///   - makeIteration: a new operation for each iteration, not enqueued anywhere, or `nil` to
     ///     stop; `previous` is the output of the iteration that finished last.
@@ -87,7 +92,10 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
         maximumCount: Int?, interval: RetryBackoff,
         makeNext: @escaping @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
     ) {
-        self.maximumCount = max(0, maximumCount ?? .max)
+        ValueCheck.require(
+            ValueCheck.iterations(
+                maximumCount ?? 0, call: "RepeatOperation(maximumCount: \(maximumCount ?? 0))"))
+        self.maximumCount = maximumCount ?? .max
         self.interval = interval
         self.makeIteration = makeNext
         super.init()

@@ -23,13 +23,16 @@ extension ResultOperation {
     /// a cancellation of the new operation.
     ///
     /// It is named after this operation (`"fetch.map"`, or the type's name when this one has no
-    /// name); rename it as any operation. Call `map` before this operation finishes or after: the
-    /// output is handed over either way.
+    /// name); a map of a map counts instead of growing (`"fetch.map(2)"`, `"fetch.map(3)"`), so that
+    /// a long chain of maps keeps short names. Rename it as any operation. Call `map` before this
+    /// operation finishes or after: the output is handed over either way.
     public func map<New: Sendable>(_ transform: @escaping @Sendable (Output) throws -> New)
         -> ResultOperation<New>
     {
-        let mapped = MapOperation(transform: transform)
-        mapped.name = "\(OperationError.FailedDependency(self).name).map"
+        let name = OperationError.FailedDependency(self).name
+        let earlier = (self as? any MapNaming)?.mapName
+        let mapName = earlier.flatMap { $0.description == name ? $0.next : nil } ?? MapName(root: name)
+        let mapped = MapOperation(transform: transform, name: mapName)
         mapped.inject(from: self) { mapped, output in mapped.receive(output) }
         return mapped
     }

@@ -32,7 +32,8 @@ public struct RetryBackoff: Sendable {
 
     /// The same wait after every failed attempt, in seconds.
     public static func constant(_ interval: TimeInterval) -> RetryBackoff {
-        RetryBackoff { _, _ in interval }
+        ValueCheck.require(ValueCheck.interval(interval, call: "RetryBackoff.constant(\(interval))"))
+        return RetryBackoff { _, _ in interval }
     }
 
     /// A wait that grows exponentially: `initial × multiplierⁿ⁻¹` after the n-th attempt, at most
@@ -54,6 +55,14 @@ public struct RetryBackoff: Sendable {
     public static func exponential(
         initial: TimeInterval, multiplier: Double = 2, maximum: TimeInterval = 60, jitter: Double = 0.5
     ) -> RetryBackoff {
+        let call =
+            "RetryBackoff.exponential(initial: \(initial), multiplier: \(multiplier), maximum: \(maximum), "
+            + "jitter: \(jitter))"
+        ValueCheck.require(
+            ValueCheck.interval(initial, call: call) ?? ValueCheck.interval(maximum, call: call))
+        ValueCheck.require(
+            ValueCheck.factor(multiplier, named: "multiplier", call: call)
+                ?? ValueCheck.factor(jitter, named: "jitter", call: call))
         let jitter = min(max(jitter, 0), 1)
         return RetryBackoff { attempt, _ in
             let exact = min(maximum, initial * pow(multiplier, Double(max(attempt, 1) - 1)))

@@ -20,10 +20,12 @@ import Foundation
 ///   (``ResultOperation/result``) on success, or with that attempt's errors on failure (plus its
 ///   own cancel errors, if it was cancelled).
 /// - Cancelling it cancels the running attempt, or ends the wait at once; no attempt starts after.
-/// - Observers of the retry operation see one operation: one start, one finish. The attempts run
-///   on the queue that runs the retry operation (on a queue that runs one operation at a time
-///   they would wait for it: there, and without a queue, on one of the library's); an attempt may
-///   need an exclusivity category the retry operation holds (S7).
+/// - Everything outside sees the retry operation as one operation: one start, one finish with its
+///   own errors, one report to its queue's delegate, one child of an enclosing group. The
+///   attempts run in its own place, on a queue of the library's without a limit, never waiting
+///   for a slot of the queue or group that runs it (S32); once that queue is shut down, an attempt
+///   made is cancelled with ``OperationError/queueShutDown``. An attempt may need an exclusivity
+///   category the retry operation holds (S7).
 ///
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)-(_,_,_,(Int)->ConditionalOperation)``).
@@ -34,8 +36,8 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
     /// The attempts, each failure leaving its errors. Only reached under the operation's own
     /// lock, which makes every access exclusive.
     @exclusivity(unchecked) var lockedAttempts = Attempts(first: [])
-    /// The queue that runs the retry operation, where the attempts run; weak, so that a finished
-    /// retry operation holds no queue (S12).
+    /// The queue that runs the retry operation, whose shutdown reaches the attempts; weak, so that
+    /// a finished retry operation holds no queue (S12).
     @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
     private let maximumAttempts: Int
     private let backoff: RetryBackoff
@@ -46,7 +48,8 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
     /// Retries the operations `makeAttempt` makes, given the attempt's number (from 1).
     ///
     /// - Parameters:
-    ///   - maximumAttempts: attempts in all, the first included (at least 1).
+    ///   - maximumAttempts: attempts in all, the first included: at least 1 (less stops the program,
+    ///     naming the value).
     ///   - backoff: the wait after a failed attempt. Default: none.
     ///   - shouldRetry: whether the errors of a failed attempt call for another. Default: always.
     ///   - makeAttempt: a new operation for each attempt, not enqueued anywhere.
@@ -55,7 +58,9 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
         shouldRetry: @escaping @Sendable ([any Error]) -> Bool = { _ in true },
         makeAttempt: @escaping @Sendable (_ attempt: Int) -> ResultOperation<Output>
     ) {
-        self.maximumAttempts = max(1, maximumAttempts)
+        ValueCheck.require(
+            ValueCheck.attempts(maximumAttempts, call: "RetryOperation(maximumAttempts: \(maximumAttempts))"))
+        self.maximumAttempts = maximumAttempts
         self.backoff = backoff
         self.shouldRetry = shouldRetry
         self.makeOperation = makeAttempt
@@ -68,7 +73,9 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
         makeOperation: @escaping @Sendable (_ attempt: Int) -> ConditionalOperation,
         outcome: @escaping @Sendable (ConditionalOperation) -> Result<Output, any Error>?
     ) {
-        self.maximumAttempts = max(1, maximumAttempts)
+        ValueCheck.require(
+            ValueCheck.attempts(maximumAttempts, call: "RetryOperation(maximumAttempts: \(maximumAttempts))"))
+        self.maximumAttempts = maximumAttempts
         self.backoff = backoff
         self.shouldRetry = shouldRetry
         self.makeOperation = makeOperation
@@ -133,7 +140,8 @@ extension RetryOperation where Output == Void {
     /// attempts of any kind, whose success carries no value.
     ///
     /// - Parameters:
-    ///   - maximumAttempts: attempts in all, the first included (at least 1).
+    ///   - maximumAttempts: attempts in all, the first included: at least 1 (less stops the program,
+    ///     naming the value).
     ///   - backoff: the wait after a failed attempt. Default: none.
     ///   - shouldRetry: whether the errors of a failed attempt call for another. Default: always.
     ///   - makeAttempt: a new operation for each attempt, not enqueued anywhere.

@@ -24,12 +24,17 @@ extension ConditionalOperation {
 
     /// ``addDeadline(after:)-(Duration)``, with `interval` in seconds.
     public func addDeadline(after interval: TimeInterval) {
+        ValueCheck.require(
+            ValueCheck.interval(interval, call: "\(diagnosticName).addDeadline(after: \(interval))"))
         addDeadline(.after(interval), timeout: interval)
     }
 
     /// Cancels the operation with ``OperationError/timedOut(_:)`` unless it finished by `date`;
     /// the error carries the seconds from now to `date`. See ``addDeadline(after:)-(Duration)``.
     public func addDeadline(at date: Date) {
+        ValueCheck.require(
+            ValueCheck.interval(date.timeIntervalSinceNow, call: "\(diagnosticName).addDeadline(at: \(date))")
+        )
         addDeadline(.at(date), timeout: max(0, date.timeIntervalSinceNow))
     }
 

@@ -22,6 +22,7 @@ public struct TimeoutObserver: OperationObserver {
     /// Cancels the operation `timeout` seconds after it started, unless it finished by then; zero
     /// or less, as it starts.
     public init(timeout: TimeInterval) {
+        ValueCheck.require(ValueCheck.interval(timeout, call: "TimeoutObserver(timeout: \(timeout))"))
         self.timeout = timeout
     }
 

@@ -123,7 +123,9 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(poll.iterationCount == 0)
         }
 
-        @Test func S20_iterationsRunOnTheRepeatOperationsQueue() async throws {
+        /// S32: in the repeat operation's own place, never on its queue, where they would wait for
+        /// a slot it holds and be reported to its delegate.
+        @Test func S32_iterationsRunOnTheLibrarysQueueNotTheRepeatOperations() async throws {
             let queue = ConditionalOperationQueue()
             let seen = WeakBox<OperationQueue>()
             let poll = RepeatOperation<Int>(maximumCount: 1) { number in
@@ -133,7 +135,8 @@ extension ConditionalOperationsTests.CompositionTests {
                 }
             }
             _ = try await queue.run(poll)
-            #expect(seen.object === queue)
+            #expect(seen.object !== queue)
+            #expect(seen.object === LibraryQueue.attempts)
         }
 
         @Test func S20_onAQueueOfOneTheIterationsRunOnTheLibrarysQueue() async throws {
