@@ -44,6 +44,13 @@ struct GroupStateMachine {
         /// Counts the changes of what the queue's suspension should be (``QueueSuspension``).
         var suspensionChanges = 0
 
+        /// Counts `child` until it finished, once, and makes it reachable by a cancel: from the
+        /// group's `addOperation(_:)` (before its queue adds it) or from the queue's `willAdd`
+        /// (a produced operation, a condition's dependency), whichever comes first.
+        mutating func count(_ child: Foundation.Operation) {
+            if added.updateValue(child, forKey: ObjectIdentifier(child)) == nil { unfinished += 1 }
+        }
+
         /// Whether the queue should be suspended now, given the group's ``isSuspended``. A
         /// cancelled group runs its children whatever it says: cancelled, they finish without
         /// executing, and the group finishes only after them (S11).
@@ -122,8 +129,12 @@ struct GroupStateMachine {
             waiting.children.append(child)
             state = .waiting(waiting)
             return .adopt(cancel: waiting.isCancelled)
-        case .running(let running):
-            // Started: it runs at once; the queue's delegate counts it.
+        case .running(var running):
+            // Started: it runs at once, counted from now on, so that the last child finishing
+            // before the queue adds it cannot finish the group and strand it (S33).
+            state = .modifying
+            running.count(child)
+            state = .running(running)
             return .run(running.queue, cancel: running.isCancelled)
         case .finished:
             // Too late to be waited for: it is cancelled so that it finishes at once.
@@ -200,10 +211,9 @@ struct GroupStateMachine {
         children.append(child)  // a produced operation or a condition's dependency is a child too
         switch state {
         case .running(var running):
-            // Counted until it finished, and reachable by a cancel.
+            // Counted until it finished (unless `add` counted it), and reachable by a cancel.
             state = .modifying
-            running.unfinished += 1
-            running.added[ObjectIdentifier(child)] = child
+            running.count(child)
             state = .running(running)
             return running.isCancelled
         case .waiting, .finished:

@@ -75,9 +75,9 @@ extension ConditionalOperationsTests.CompositionTests {
         @Test(arguments: [
             (Given.waiting, "adopt", "waiting(2)"),
             (.waitingCancelled, "adopt, cancelled", "waiting(2, cancelled)"),
-            (.executing, "run", "running(1, finish)"),
-            (.executingCancelled, "run, cancelled", "running(1, cancelled, finish)"),
-            (.draining, "run, cancelled", "running(1, cancelled, finishDraining)"),
+            (.executing, "run", "running(2, finish)"),
+            (.executingCancelled, "run, cancelled", "running(2, cancelled, finish)"),
+            (.draining, "run, cancelled", "running(2, cancelled, finishDraining)"),
             (.finished, "run late", "finished"),
         ])
         func S11_add(given: Given, action: String, next: String) {
@@ -89,7 +89,27 @@ extension ConditionalOperationsTests.CompositionTests {
                 case .runLate: "run late"
                 }
             #expect(described == action)
-            #expect(Self.describe(machine.state) == next, "counted only once the queue adds it")
+            #expect(Self.describe(machine.state) == next, "counted from addOperation on (S33)")
+        }
+
+        /// S33: a child counted by `add` is not counted again when its queue adds it, and the
+        /// group's last other child finishing in between does not end the group.
+        @Test func S33_aChildAddedToARunningGroupIsCountedOnceFromAddOn() {
+            let first = BlockOperation {}
+            var machine = Self.machine(.executing, first: first)
+            let late = BlockOperation {}
+            _ = machine.add(late)
+            guard case .none = machine.childFinished(first, errors: []) else {
+                Issue.record("the group ended before the child added to it")
+                return
+            }
+            let cancels = machine.childWillBeAdded(late)
+            #expect(!cancels)
+            #expect(Self.describe(machine.state) == "running(1, finish)")
+            guard case .end = machine.childFinished(late, errors: []) else {
+                Issue.record("the late child's end did not end the group")
+                return
+            }
         }
 
         @Test(arguments: [
