@@ -47,8 +47,8 @@ extension OperationStateMachine {
 
     enum JoinAction: Equatable {
         /// Joined: it waits for the operation it joined (``joinedFinished(errors:cancelled:skipped:)``).
-        /// The caller adds its dependencies held back until admission to Foundation
-        /// (``deferDependency(_:)``): in a queue now, it is listed in them as any operation there.
+        /// The caller keeps its dependencies held back until admission (``deferDependency(_:)``)
+        /// out of Foundation for good: it waits for none of them and may finish before them (S33).
         case joined(deferred: [Foundation.Operation])
         /// Moved on since the queue read its key (a cancel, a start): added as any operation is.
         case enqueue

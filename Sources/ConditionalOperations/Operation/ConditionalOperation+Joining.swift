@@ -19,13 +19,17 @@ extension ConditionalOperation {
     /// is added as any operation is (and holds the key until it finished). Returns whether it is
     /// ready now, as ``enqueue(on:dependenciesFinished:)`` does.
     func enqueueCoalescing(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
-        if let key = CoalescingEntries.key(of: self), let joined = queue.coalescingHolder(key, for: self) {
+        if let key = CoalescingEntries.key(of: self),
+            let (joined, cycle) = queue.coalescingHolder(key, for: self)
+        {
             switch machine.withLock({ $0.join(on: queue) }) {
             case .joined(let deferred):
-                for dependency in deferred { super.addDependency(dependency) }
-                CoalescingEntries.setJoined(joined, by: self)
+                // Kept by the library, never listed in Foundation (S33): see `heldDependencies`.
+                CoalescingEntries.setJoined(joined, by: self, holding: deferred)
                 // At once if it finished already: a joiner never waits for an end that came.
                 joined.whenFinished { [weak self, unowned joined] in self?.joinedFinished(joined) }
+                // The one it joined waits for it: a cycle, which no finish would ever end (S33, S9).
+                if !cycle.isEmpty { queue.breakCycle(cycle) }
                 return false
             case .enqueue:
                 break  // cancelled or started meanwhile: it runs (and ends) on its own

@@ -52,10 +52,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // Foundation, whatever their number, then released one after another, with those added
         // before it was admitted, which never listed it (``OperationStateMachine/deferDependency(_:)``).
         // S27: an operation given a coalescing key takes its entry with it (no lock: deinit is alone).
-        if lockedMachine.hasCoalescingEntry { CoalescingEntries.remove(ObjectIdentifier(self)) }
+        // A joiner's own dependencies were never listed either (S33).
+        var neverListed =
+            lockedMachine.hasCoalescingEntry ? CoalescingEntries.remove(ObjectIdentifier(self)) : []
         var dependencies = super.dependencies
-        guard !dependencies.isEmpty || published.current == .deferred else { return }
-        var neverListed = machine.withLock { $0.beginDeallocation() }
+        guard !dependencies.isEmpty || !neverListed.isEmpty || published.current == .deferred else { return }
+        neverListed.append(contentsOf: machine.withLock { $0.beginDeallocation() })
         // In the order Foundation keeps them: its search for each then stops at the first.
         for dependency in dependencies { super.removeDependency(dependency) }
         dependencies.append(contentsOf: neverListed)

@@ -149,6 +149,22 @@ struct QueueRegistry {
         }
     }
 
+    /// S33: the operations of the dependency cycle that `joiner` joining `holder` (S27) closes;
+    /// empty if none. A join is an edge, as a dependency is (the joiner waits for the holder), so
+    /// it closes a cycle where the holder waits, through this queue's operations, for the joiner.
+    func cycle(joining joiner: ConditionalOperation, to holder: ConditionalOperation) -> [Foundation
+        .Operation]
+    {
+        let (joinerID, holderID) = (ObjectIdentifier(joiner), ObjectIdentifier(holder))
+        // One outside the graph (``loose``) waits for nothing here, or nothing here waits for it.
+        guard entries[joinerID] != nil, entries[holderID] != nil else { return [] }
+        let awaitedByHolder = reachable(from: holderID, along: \.dependencies)
+        guard awaitedByHolder.contains(joinerID) else { return [] }
+        let cycle = awaitedByHolder.intersection(reachable(from: joinerID, along: \.dependents))
+            .union([holderID, joinerID])
+        return cycle.compactMap { entries[$0]?.operation }
+    }
+
     /// Every operation reachable from `start` (itself included if on a cycle) following `edges`.
     private func reachable<Edges: Sequence<ObjectIdentifier>>(
         from start: ObjectIdentifier, along edges: KeyPath<Entry, Edges>

@@ -201,8 +201,13 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// S27: the unfinished operation holding `key`, or `nil` and `operation` holds it from now on.
     func coalescingHolder(of key: InFlightKeys.Key, orClaimFor operation: ConditionalOperation)
-        -> ConditionalOperation?
+        -> (holder: ConditionalOperation, cycle: [Foundation.Operation])?
     {
-        state.withLock { $0.registry.inFlightKeys.holder(of: key, orClaimFor: operation) }
+        state.withLock { state in
+            guard let holder = state.registry.inFlightKeys.holder(of: key, orClaimFor: operation) else {
+                return nil
+            }
+            return (holder, state.registry.cycle(joining: operation, to: holder))
+        }
     }
 }
