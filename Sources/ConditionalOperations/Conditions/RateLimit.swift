@@ -13,7 +13,9 @@
 /// conditions are satisfied, as the last step before it is ready, so on a queue with a free slot
 /// taking the permit is starting. Operations wait for a permit first come, first served, holding
 /// no thread and no queue slot, and a timer lets the next one in as soon as the window frees a
-/// permit. With categories as well (``MutuallyExclusive``, another `RateLimit`), it takes all of
+/// permit. One still waiting for a category holds no place in the permit line meanwhile (S33):
+/// otherwise it could hold a permit from a child of the category's holder, which the holder waits
+/// for. With categories as well (``MutuallyExclusive``, another `RateLimit`), it takes all of
 /// them and its permits at once, or waits holding none. A permit taken is spent: finishing early
 /// does not give it back. An operation cancelled while it waits takes none (S4) and lets the next
 /// one in. Its ``ConditionalOperation/diagnosis`` names the limit and says when the next permit

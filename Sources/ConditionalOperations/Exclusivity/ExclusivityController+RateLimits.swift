@@ -62,7 +62,9 @@ extension ExclusivityController {
             guard let bucket = state.rates[key] else { return ([], []) }
             bucket.isWakeScheduled = false
             var time = ClockReading(state.clock)
-            let grants = bucket.line.admitted(at: time.now).compactMap { state.grant($0, time: &time) }
+            let grants = bucket.line.admitted(at: time.now, stands: \.standsInRateLines).compactMap {
+                state.grant($0, time: &time)
+            }
             state.wakeWhenTimeFrees([bucket], time: &time)
             return (grants, state.takeWakes())
         }
@@ -86,15 +88,16 @@ extension ExclusivityController.State {
     }
 
     /// Takes `request`, withdrawn before its permits, out of its rate limits' lines; returns the
-    /// grants of the requests that thereby came within the permits free and now hold everything.
+    /// grants of the requests that thereby came within the permits free and now hold everything
+    /// (those it stood ahead of, and any a withdrawn request's categories held back).
     mutating func withdrawFromRates(_ request: Request, time: inout ClockReading) -> [ExclusivityController
         .Grant]
     {
         var grants: [ExclusivityController.Grant] = []
         for rate in request.rates {
-            if let next = rate.line.withdraw(request, at: time.now), let grant = self.grant(next, time: &time)
-            {
-                grants.append(grant)
+            rate.line.withdraw(request)
+            for next in rate.line.admitted(at: time.now, stands: \.standsInRateLines) {
+                if let grant = self.grant(next, time: &time) { grants.append(grant) }
             }
         }
         return grants

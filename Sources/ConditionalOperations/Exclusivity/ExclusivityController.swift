@@ -55,15 +55,21 @@ final class ExclusivityController: Sendable {
         /// Takes the grant if the request is now within the limit of every one of its lines, and
         /// then a permit of each of its rate limits at the section's `time`.
         func takeGrantIfFirst(time: inout ClockReading) -> Grant? {
-            guard let grant, categories.allSatisfy({ $0.admits(self) }) else { return nil }
+            guard let grant, standsInRateLines else { return nil }
             if !rates.isEmpty {
                 let now = time.now
-                guard rates.allSatisfy({ $0.line.admits(self, at: now) }) else { return nil }
+                guard rates.allSatisfy({ $0.line.admits(self, at: now, stands: \.standsInRateLines) }) else {
+                    return nil
+                }
                 for rate in rates { rate.line.grant(self, at: now) }
             }
             self.grant = nil
             return grant
         }
+
+        /// Whether every category of the request admits it: only then does it hold a place in its
+        /// rate limits' lines (S33, ``RateLine``).
+        var standsInRateLines: Bool { categories.allSatisfy { $0.admits(self) } }
 
         /// Whether the request waits still: it has not been granted, and was not withdrawn.
         var isWaiting: Bool { grant != nil && !isReleased }

@@ -1,7 +1,10 @@
 /// A rate limit's line (S28): its window, and the requests waiting for a permit, in arrival order.
 ///
-/// The first as many requests as the window has permits free are admitted: each takes its permit
-/// once its other categories admit it too (S19's all or none), and leaves the line. A permit is
+/// The first as many requests as the window has permits free are admitted, counting only the
+/// requests that stand in line: one still waiting for a category holds no place here (S33), or it
+/// could hold a permit's place from a holder's child that the holder, and so it, waits for. Each
+/// admitted request takes its permit once its categories admit it too (S19's all or none), and
+/// leaves the line. A permit is
 /// spent once taken, so a request that took one is never in the line again, and giving back what
 /// it holds frees nothing here: only time does. A request withdrawn while it waits (a cancelled
 /// operation) took none, and lets the next one move up.
@@ -25,21 +28,35 @@ struct RateLine<Request: AnyObject> {
         waiting.append(request)
     }
 
-    /// Whether `request` is among the first requests in line that the permits free at `now` cover.
-    /// Changes nothing; walks only the admitted ones.
-    func admits(_ request: Request, at now: UInt64) -> Bool {
-        let end = head + window.available(at: now, upTo: count)
+    /// Whether `request` is among the first requests standing in line (`stands`) that the permits
+    /// free at `now` cover; `request` itself stands. Changes nothing; walks the admitted ones and
+    /// the requests between them that do not stand.
+    func admits(_ request: Request, at now: UInt64, stands: (Request) -> Bool) -> Bool {
+        var free = window.available(at: now, upTo: count)
         var index = head
-        while index < end {
-            if waiting[index] === request { return true }
+        while free > 0, index < waiting.count {
+            let next = waiting[index]
+            if next === request { return true }
+            if stands(next) { free -= 1 }
             index += 1
         }
         return false
     }
 
-    /// The requests the permits free at `now` cover, in arrival order.
-    func admitted(at now: UInt64) -> ArraySlice<Request> {
-        waiting[head..<(head + window.available(at: now, upTo: count))]
+    /// The requests standing in line (`stands`) that the permits free at `now` cover, in arrival
+    /// order.
+    func admitted(at now: UInt64, stands: (Request) -> Bool) -> [Request] {
+        var free = window.available(at: now, upTo: count)
+        var admitted: [Request] = []
+        var index = head
+        while free > 0, index < waiting.count {
+            if stands(waiting[index]) {
+                admitted.append(waiting[index])
+                free -= 1
+            }
+            index += 1
+        }
+        return admitted
     }
 
     /// Whether some request waits only for time: more requests wait than permits are free, and a
@@ -53,8 +70,8 @@ struct RateLine<Request: AnyObject> {
         (waiting[head...].firstIndex { $0 === request } ?? waiting.count) - head
     }
 
-    /// Takes a permit for `request`, admitted at `now` (``admits(_:at:)``), and takes it out of the
-    /// line: the permit is spent.
+    /// Takes a permit for `request`, admitted at `now` (``admits(_:at:stands:)``), and takes it out
+    /// of the line: the permit is spent.
     mutating func grant(_ request: Request, at now: UInt64) {
         window.take(at: now)
         guard let index = waiting[head...].firstIndex(where: { $0 === request }) else {
@@ -63,15 +80,11 @@ struct RateLine<Request: AnyObject> {
         remove(at: index)
     }
 
-    /// Takes out `request`, withdrawn before it took a permit; returns the request that thereby
-    /// came within the permits free at `now`, if any.
-    mutating func withdraw(_ request: Request, at now: UInt64) -> Request? {
-        guard let index = waiting[head...].firstIndex(where: { $0 === request }) else { return nil }
-        let available = window.available(at: now, upTo: count)
+    /// Takes out `request`, withdrawn before it took a permit: the requests behind it may now be
+    /// admitted (``admitted(at:stands:)``).
+    mutating func withdraw(_ request: Request) {
+        guard let index = waiting[head...].firstIndex(where: { $0 === request }) else { return }
         remove(at: index)
-        // Only an admitted request leaving lets another one in: the first one left out.
-        guard index - head < available, available <= count else { return nil }
-        return waiting[head + available - 1]
     }
 
     private mutating func remove(at index: Int) {

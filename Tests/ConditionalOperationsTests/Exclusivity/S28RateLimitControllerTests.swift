@@ -91,7 +91,7 @@ extension ConditionalOperationsTests {
             controller.release(for: ObjectIdentifier(requesters[2]))
         }
 
-        @Test func S28_aPermitIsTakenWithTheCategoriesAllAtOnce() {
+        @Test func S33_aPermitIsTakenWithTheCategoriesAllAtOnceAndNoPlaceIsHeldMeanwhile() {
             let clock = FakeRateClock()
             let (controller, key) = Self.controller(permits: 1, clock: clock)
             let category = "S28.controller.category.\(UUID())"
@@ -102,14 +102,14 @@ extension ConditionalOperationsTests {
             let rateOnly = Requester()
             #expect(
                 !controller.acquire([category, key], for: ObjectIdentifier(both)) { granted.record("both") })
-            // First come, first served: the first in the rate limit's line is admitted to the free
-            // permit, even while it waits for its category; the one behind it waits for it.
-            #expect(!controller.acquire([key], for: ObjectIdentifier(rateOnly)) { granted.record("rate") })
+            // A request waiting for its category holds no place in the rate limit's line (S33): the
+            // one behind it takes the free permit (it may be a child of the category's holder).
+            #expect(controller.acquire([key], for: ObjectIdentifier(rateOnly)) { granted.record("rate") })
             controller.release(for: ObjectIdentifier(holder))
-            #expect(granted.all == ["both"], "the category freed: it takes the category and the permit")
+            #expect(granted.all == [], "the category freed, the permit is spent: it waits for time")
             #expect(clock.pendingDeadlines.count == 1)
             clock.advance(by: Self.second)
-            #expect(granted.all == ["both", "rate"])
+            #expect(granted.all == ["both"], "then it takes the category and the permit at once")
             for requester in [both, rateOnly] { controller.release(for: ObjectIdentifier(requester)) }
         }
 

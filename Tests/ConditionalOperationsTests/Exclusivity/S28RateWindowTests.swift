@@ -56,24 +56,46 @@ extension ConditionalOperationsTests {
             #expect(window.available(at: 150) == 2)
         }
 
-        final class Entry {}
+        final class Entry {
+            var stands = true
+        }
 
         @Test func S28_aLineAdmitsAsManyAsPermitsAreFreeInArrivalOrder() {
             var line = RateLine<Entry>(window: RateWindow(permits: 2, interval: 100))
             let entries = (0..<4).map { _ in Entry() }
             for entry in entries { line.append(entry) }
-            #expect(entries.map { line.admits($0, at: 0) } == [true, true, false, false])
+            #expect(entries.map { line.admits($0, at: 0, stands: \.stands) } == [true, true, false, false])
             line.grant(entries[1], at: 0)  // the second may go first: the first waits for a category
             #expect(line.count == 3)
-            #expect(entries.map { line.admits($0, at: 1) } == [true, false, false, false])
+            #expect(entries.map { line.admits($0, at: 1, stands: \.stands) } == [true, false, false, false])
             #expect(line.waitsForTime(at: 1))
             // The first is withdrawn (cancelled): the next in line comes within the free permit.
-            #expect(line.withdraw(entries[0], at: 1) === entries[2])
+            line.withdraw(entries[0])
+            #expect(line.admitted(at: 1, stands: \.stands) === [entries[2]])
             #expect(line.position(of: entries[3]) == 1)
-            #expect(line.withdraw(entries[3], at: 1) == nil, "not admitted: it lets nobody in")
+            line.withdraw(entries[3])
+            #expect(line.admitted(at: 1, stands: \.stands) === [entries[2]])
             line.grant(entries[2], at: 1)
             #expect(line.count == 0)
             #expect(!line.waitsForTime(at: 1))
         }
+
+        /// S33: a request that waits for a category holds no place: the permits go to those behind
+        /// it that stand, and it counts again once it stands.
+        @Test func S33_aRequestWaitingForACategoryHoldsNoPlaceInTheLine() {
+            var line = RateLine<Entry>(window: RateWindow(permits: 1, interval: 100))
+            let entries = (0..<3).map { _ in Entry() }
+            for entry in entries { line.append(entry) }
+            entries[0].stands = false
+            #expect(entries.map { line.admits($0, at: 0, stands: \.stands) } == [true, true, false])
+            #expect(line.admitted(at: 0, stands: \.stands) === [entries[1]])
+            entries[0].stands = true
+            #expect(line.admitted(at: 0, stands: \.stands) === [entries[0]])
+        }
     }
+}
+
+/// Whether two arrays hold the same objects, in order.
+private func === <T: AnyObject>(lhs: [T], rhs: [T]) -> Bool {
+    lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 === $1 }
 }
