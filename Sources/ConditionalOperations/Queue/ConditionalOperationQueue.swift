@@ -152,6 +152,13 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         if admit(operation) { submit(operation) }
     }
 
+    /// Adds a `BlockOperation` running `block`, as `addOperation(_:)` adds any
+    /// operation: told to the ``delegate``, counted and waited for like the rest. Overridden
+    /// rather than trusted to pass through `addOperation(_:)`, which no Foundation promises.
+    open override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        addOperation(BlockOperation(block: block))
+    }
+
     /// Adds `operations` in order and, if `wait`, blocks until every one of them finished.
     ///
     /// The ones ready at once are handed to the scheduler together, in batches, so that one ready

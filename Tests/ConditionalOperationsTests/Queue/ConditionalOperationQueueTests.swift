@@ -31,6 +31,24 @@ extension ConditionalOperationsTests {
             return operation
         }
 
+        /// Every entry point that adds work admits it once: a block added with
+        /// `addOperation(_ block:)` is told to the delegate, counted and waited for.
+        @Test func aBlockAddedIsAdmittedOnceAsAnyOperation() async {
+            let queue = ConditionalOperationQueue()
+            let delegate = RecordingDelegate()
+            queue.delegate = delegate
+            let ran = Counter()
+            queue.isSuspended = true
+            queue.addOperation { _ = ran.increment() }
+            #expect(delegate.added.all.count == 1, "told to the delegate once")
+            #expect(queue.unfinishedOperationCount == 1, "counted")
+            queue.isSuspended = false
+            #expect(await within { await queue.waitUntilIdle() } != nil)
+            await waitUntil { delegate.finished.all.count == 1 }
+            #expect(ran.current == 1)
+            #expect(delegate.finished.all.count == 1)
+        }
+
         @Test func theDelegateHearsOfEveryOperationAddedAndFinished() async {
             let queue = ConditionalOperationQueue()
             let delegate = RecordingDelegate()
