@@ -72,8 +72,11 @@ extension ConditionalOperationsTests {
             #expect(order.all == (0..<6).map { "\($0)" })
         }
 
-        @Test func S28_aCancelledWaiterFinishesAtOnceTakingNoPermitAndTheNextTakesIt() async {
-            let rate = RateLimit(Self.name("cancel"), permits: 1, per: .seconds(60))
+        /// A waiter for a category holds no place in the rate limit's line meanwhile (S33): the next
+        /// one takes the free permit at once; cancelled, the waiter finishes at once, taking none.
+        @Test func S28S33_aCancelledWaiterFinishesAtOnceTakingNoPermitAndHeldNoPlace() async {
+            let name = Self.name("cancel")
+            let rate = RateLimit(name, permits: 1, per: .seconds(60))
             let category = Self.name("category")
             // `blocked` is first in the rate limit's line, and waits for a category `holder` has.
             let holder = ProbeOperation(.never)
@@ -90,9 +93,9 @@ extension ConditionalOperationsTests {
             queue.maxConcurrentOperationCount = 2
             let blockedDone = completionLatch([blocked])
             queue.addOperation(blocked)
-            queue.addOperation(next)
             await waitUntil { ExclusivityController.shared.requestCount(for: category) == 2 }
-            #expect(next.executions.current == 0, "first come, first served: it waits behind `blocked`")
+            queue.addOperation(next)
+            #expect(await next.executing.wait(), "`blocked` waits for its category: it holds no place (S33)")
             // Waiting holds no queue slot: other work runs beside the holder.
             let other = ProbeOperation()
             let otherDone = completionLatch([other])
@@ -101,7 +104,7 @@ extension ConditionalOperationsTests {
             blocked.cancel()
             #expect(await blockedDone.wait(seconds: 5), "a cancelled waiter finishes at once")
             #expect(blocked.executions.current == 0)
-            #expect(await next.executing.wait(), "the permit `blocked` did not take is the next one's")
+            #expect(ExclusivityController.shared.rateLineCount(forKey: name + "\u{1E}rate") == 0)
             let holderDone = completionLatch([holder])
             holder.finish()
             #expect(await holderDone.wait())
