@@ -27,6 +27,7 @@ extension Scenario {
         .diagnosis,
         .coalescing,
         .scaling,
+        .blocking,
     ]
 
     static func named(_ name: String) -> Scenario? {

@@ -131,3 +131,23 @@ extension AttemptRunning {
         }
     }
 }
+
+extension AttemptRunning {
+    /// What the operation waits for while it executes: its running attempt (and what that one
+    /// waits for), or the wait before the next; `nil` before the first and once no other starts.
+    var attemptReason: OperationDiagnosis.Reason? {
+        let attempt: (Int, ConditionalOperation?)? =
+            withOwnLock {
+                switch lockedAttempts.phase {
+                case .running(let attempt, let number, _): (number, attempt)
+                case .deciding(let number, _, _), .due(let number, _, _), .waiting(_, let number, _):
+                    (number, nil)
+                case .idle, .making, .finished: nil
+                }
+            }
+        guard let (number, running) = attempt else { return nil }
+        // Read unlocked: the attempt's diagnosis takes its own lock and reads user names.
+        guard let running else { return .betweenAttempts(after: number) }
+        return .attempt(number, running.diagnosis)
+    }
+}

@@ -59,6 +59,10 @@ extension ConditionalOperation {
         case .start:
             return startReason(snapshot.owner, known: known)
         case .execution(let since):
+            // A composite waits for what it runs (S32).
+            if let composite = self as? any AttemptRunning, let reason = composite.attemptReason {
+                return reason
+            }
             return .executing(seconds: since?.seconds())
         case .draining:
             return .children

@@ -49,6 +49,10 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
             return "executing for \(Self.seconds(seconds))"
                 + (seconds >= Self.long
                     ? " (it finishes only when it calls finish(); check every path of execute())" : "")
+        case .attempt(let number, let diagnosis):
+            return "running attempt \(number): \(diagnosis)"
+        case .betweenAttempts(let number):
+            return "attempt \(number) ended; the next one starts after the back-off's wait"
         case .children:
             return "started without executing; waiting for its children to finish"
         case .finishing:

@@ -46,6 +46,12 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         /// Executing for `seconds` (`nil`: not known, for a plain `Foundation.Operation`, or
         /// `execute()` not called yet): it finishes when it calls `finish`, or is cancelled (S5).
         case executing(seconds: TimeInterval?)
+        /// A ``RetryOperation`` or ``RepeatOperation`` that executes runs attempt (or iteration)
+        /// `number`, whose own diagnosis says what it waits for: what the composite waits for (S32).
+        indirect case attempt(Int, OperationDiagnosis)
+        /// A ``RetryOperation`` or ``RepeatOperation`` between attempts: attempt (or iteration)
+        /// `number` ended, and the next one starts once the back-off's wait is over.
+        case betweenAttempts(after: Int)
         /// Started without executing (cancelled, a condition failed, finished early), it waits for
         /// the operations it runs to finish first (S11, a `GroupOperation`).
         case children

@@ -28,6 +28,14 @@ extension OperationGraph {
         for (id, node) in nodes.enumerated() {
             for dependency in node.dependencies { text.append("    n\(dependency) -> n\(id);") }
         }
+        if nodes.contains(where: { !$0.children.isEmpty }) {
+            text.append("    // child -> group, dashed: the group finishes after its children")
+        }
+        for (id, node) in nodes.enumerated() {
+            for child in node.children {
+                text.append("    n\(child) -> n\(id) [style=dashed, label=\"in\"];")
+            }
+        }
         if let omissionNote {
             text.append(
                 "    omitted [label=\"\(Self.dotEscaped(omissionNote))\", shape=plaintext, style=\"\"];")

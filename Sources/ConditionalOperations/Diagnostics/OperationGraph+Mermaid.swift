@@ -21,6 +21,12 @@ extension OperationGraph {
         for (id, node) in nodes.enumerated() {
             for dependency in node.dependencies { text.append("    n\(dependency) --> n\(id)") }
         }
+        if nodes.contains(where: { !$0.children.isEmpty }) {
+            text.append("    %% child -. in .-> group: the group finishes after its children")
+        }
+        for (id, node) in nodes.enumerated() {
+            for child in node.children { text.append("    n\(child) -. in .-> n\(id)") }
+        }
         if let omissionNote {
             text.append("    omitted[\"\(Self.mermaidEscaped(omissionNote))\"]")
             text.append("    style omitted fill:none,stroke:none")

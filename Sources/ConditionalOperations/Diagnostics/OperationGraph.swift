@@ -7,7 +7,8 @@ import Foundation
 /// failed), its conditions until every one answered (S2 lets go of them then), its exclusivity
 /// categories and, while unfinished, the one-line reason of its ``OperationDiagnosis``. Each
 /// dependency is an edge from the dependency to its dependent: the arrow reads "must finish
-/// before".
+/// before". A ``GroupOperation``'s children are shown too, each with a dashed edge to its group:
+/// the group finishes after them.
 ///
 /// ```swift
 /// let graph = OperationGraph(queue: queue)
@@ -36,10 +37,12 @@ public struct OperationGraph: Sendable {
         let reason: String?
         /// The positions in ``OperationGraph/nodes`` of the dependencies shown.
         let dependencies: [Int]
+        /// The positions in ``OperationGraph/nodes`` of the children shown, for a group.
+        var children: [Int] = []
     }
 
-    /// The graph of `operations` and of every dependency reachable from them, so that a chain
-    /// that waits is shown whole.
+    /// The graph of `operations` and of every dependency (and every group's child) reachable from
+    /// them, so that a chain that waits is shown whole.
     ///
     /// ```swift
     /// let graph = OperationGraph([download, parse, save])
@@ -85,13 +88,16 @@ public struct OperationGraph: Sendable {
         let order = Self.dependenciesFirst(readings)
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { (readings[$1].id, $0) })
         nodes = order.map { index in
-            readings[index].node(dependencies: readings[index].dependencies.compactMap { position[$0] })
+            var node = readings[index].node(
+                dependencies: readings[index].dependencies.compactMap { position[$0] })
+            node.children = readings[index].children.compactMap { position[$0] }
+            return node
         }
         self.omitted = omitted
     }
 
-    /// The operations to show, those given first, then breadth first through the dependencies,
-    /// each once; and how many more were reached past `limit`.
+    /// The operations to show, those given first, then breadth first through the dependencies
+    /// and groups' children, each once; and how many more were reached past `limit`.
     private static func reach(from operations: [Foundation.Operation], limit: Int)
         -> (reached: [Foundation.Operation], omitted: Int)
     {
@@ -112,6 +118,9 @@ public struct OperationGraph: Sendable {
         var next = 0
         while next < reached.count {
             for dependency in reached[next].dependencies { visit(dependency) }
+            if let group = reached[next] as? GroupOperation {
+                for child in group.children { visit(child) }
+            }
             next += 1
         }
         return (reached, omitted.count)
@@ -157,6 +166,8 @@ private struct Reading {
     let conditions: [String]
     let categories: [String]
     let dependencies: [ObjectIdentifier]
+    /// A group's children.
+    let children: [ObjectIdentifier]
 
     init(
         of operation: Foundation.Operation, known: OperationDiagnosis.KnownQueueStatus?,
@@ -173,6 +184,7 @@ private struct Reading {
             categories = []
         }
         dependencies = operation.dependencies.map(ObjectIdentifier.init)
+        children = (operation as? GroupOperation)?.children.map(ObjectIdentifier.init) ?? []
     }
 
     func node(dependencies: [Int]) -> OperationGraph.Node {
