@@ -23,6 +23,9 @@ let package = Package(
         .executableTarget(name: "ReadmeProgram", dependencies: ["ConditionalOperations"]),
         // The program of the article "Running operations in a server": SIGTERM, shutdown, task-locals.
         .executableTarget(name: "ServerExample", dependencies: ["ConditionalOperations"]),
+        // The program of the article "Fetch a list, fan out, save exclusively": retries in a
+        // bounded group, a rate limit and an exclusive category together.
+        .executableTarget(name: "SyncExample", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "Benchmarks", dependencies: ["ConditionalOperations"]),
         .testTarget(
             name: "ConditionalOperationsTests",

@@ -7,7 +7,8 @@ import Testing
 extension ConditionalOperationsTests.CompositionTests {
     /// S32, S33: every composite inside every bounded container, with every limiter, three at a
     /// time, so that a container narrower than the composites makes them contend: each case
-    /// finishes within a bounded wait, without an error.
+    /// finishes within a bounded wait, without an error. `ADVERSARY_MULTIPLIER=100` (the long mode)
+    /// runs every case a hundred times.
     @Suite struct CompositionMatrixTests {
         enum Composite: String, CaseIterable, Sendable {
             case group, retry, `repeat`, delay, map, coalesced
@@ -93,7 +94,10 @@ extension ConditionalOperationsTests.CompositionTests {
         )
             async
         {
-            for container in Container.all {
+            let rounds = Container.all.flatMap {
+                Array(repeating: $0, count: AdversaryConfiguration.multiplier)
+            }
+            for container in rounds {
                 let unique = UUID().uuidString
                 let conditions = Self.conditions(limiter, unique: unique)
                 let operations = (0..<Self.count).flatMap { _ in Self.unit(composite, conditions, key: unique)

@@ -8,7 +8,8 @@ extension ConditionalOperationsTests.CompositionTests {
     /// S33: no combination of legal uses deadlocks or strands an operation. Each test is a
     /// finding of a program that composed the features, and failed before its fix.
     @Suite(.serialized) struct S33FeaturesComposeTests {
-        static let rounds = 300
+        /// Times `ADVERSARY_MULTIPLIER` (100 in the long mode).
+        static let rounds = 300 * AdversaryConfiguration.multiplier
 
         /// A child added as the group's last child finishes, the group suspended meanwhile: it is
         /// counted from `addOperation` on, so the group waits for it, and it runs once the group

@@ -169,6 +169,8 @@ extension ConditionalOperationsTests {
             "README.md": "Sources/ReadmeProgram/main.swift",
             "Sources/ConditionalOperations/ConditionalOperations.docc/RunningInAServer.md":
                 "Sources/ServerExample/main.swift",
+            "Sources/ConditionalOperations/ConditionalOperations.docc/FetchFanOutSave.md":
+                "Sources/SyncExample/main.swift",
         ]
 
         @Test(arguments: programs.keys.sorted())
