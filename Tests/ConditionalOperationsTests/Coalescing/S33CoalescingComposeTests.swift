@@ -72,9 +72,10 @@ extension ConditionalOperationsTests.CoalescingTests {
             /// count"), and the process aborted.
             @Test func S33_aJoinerReleasedWhileItsDependencyFinishesIsSafe() async {
                 await #expect(processExitsWith: .success) {
-                    MisuseTable.watchdog(seconds: 60)
+                    MisuseTable.watchdog(seconds: 120)
                     let queue = ConditionalOperationQueue()
-                    for _ in 0..<2_000 {
+                    // Fewer under ThreadSanitizer, which slows every round several times over.
+                    for _ in 0..<(MisuseTable.isThreadSanitized ? 300 : 2_000) {
                         let holder = CountedFetch(key: "profile")
                         queue.addOperation(holder)
                         // The dependency's finish and the joiner's release meet at this barrier.
