@@ -19,12 +19,18 @@ extension ConditionalOperationQueue {
     /// ```
     public var diagnosticReport: String {
         let diagnoses = self.diagnoses
-        let name = self.name.map { " '\($0)'" } ?? ""
         let limit = maxConcurrentOperationCount
         let status =
             (isShutDown ? "shut down, " : "") + (isSuspended ? "suspended" : "running")
             + (limit == OperationQueue.defaultMaxConcurrentOperationCount ? "" : ", at most \(limit) at once")
-        let header = "\(String(describing: type(of: self)))\(name): \(diagnoses.count) unfinished, \(status)"
+        let header = "\(diagnosticName): \(diagnoses.count) unfinished, \(status)"
         return ([header] + diagnoses.map { "  \($0)" }).joined(separator: "\n")
+    }
+}
+
+extension ConditionalOperationQueue {
+    /// The type and name of the queue, for messages: `ConditionalOperationQueue 'sync'`.
+    var diagnosticName: String {
+        "\(String(describing: type(of: self)))" + (name.map { " '\($0)'" } ?? "")
     }
 }

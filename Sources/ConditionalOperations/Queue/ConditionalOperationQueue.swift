@@ -90,9 +90,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     open override var maxConcurrentOperationCount: Int {
         get { storage.limit }
         set {
-            let queue = "\(type(of: self))" + (name.map { " '\($0)'" } ?? "")
             ValueCheck.require(
-                ValueCheck.concurrencyLimit(newValue, setting: "\(queue).maxConcurrentOperationCount"))
+                ValueCheck.concurrencyLimit(
+                    newValue, setting: "\(diagnosticName).maxConcurrentOperationCount"))
             super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
             let limit = super.maxConcurrentOperationCount
             startDrainer(on: storage.setLimit(limit))
