@@ -24,7 +24,7 @@ print("sum:", total)
 // `waitUntilFinished()` on an AsyncOperation is the async one; `value` waits the same way.
 let greeting = AsyncOperation(name: "greeting") { "hello" }
 queue.addOperation(greeting)
-await greeting.waitUntilFinished()
+await greeting.untilFinished()
 print("greeting:", try await greeting.value)
 
 // Completion-handler work, gated by an async condition.

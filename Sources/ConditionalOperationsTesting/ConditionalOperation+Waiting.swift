@@ -7,7 +7,7 @@ extension ConditionalOperation {
     ///
     /// ```swift
     /// queue.addOperation(upload)
-    /// try await upload.waitUntilFinished(timeout: .seconds(5))
+    /// try await upload.untilFinished(timeout: .seconds(5))
     /// #expect(upload.errors.isEmpty)
     /// ```
     ///
@@ -16,12 +16,23 @@ extension ConditionalOperation {
     /// running. Cancelling the calling task throws `CancellationError`; the operation is not
     /// cancelled. Unlike `untilFinished()`, a wait that never ends fails the test instead of
     /// hanging it.
-    public func waitUntilFinished(timeout: Duration) async throws {
-        try await waitUntilFinished(timeout: timeout.seconds)
+    public func untilFinished(timeout: Duration) async throws {
+        try await untilFinished(seconds: timeout.seconds)
     }
 
-    /// ``waitUntilFinished(timeout:)-(Duration)``, with the timeout in seconds.
+    /// ``untilFinished(timeout:)``, under its former name.
+    @available(*, deprecated, renamed: "untilFinished(timeout:)")
+    public func waitUntilFinished(timeout: Duration) async throws {
+        try await untilFinished(seconds: timeout.seconds)
+    }
+
+    /// ``untilFinished(timeout:)``, with the timeout in seconds.
+    @available(*, deprecated, message: "use untilFinished(timeout: .seconds(n))")
     public func waitUntilFinished(timeout: TimeInterval) async throws {
+        try await untilFinished(seconds: timeout)
+    }
+
+    private func untilFinished(seconds timeout: TimeInterval) async throws {
         let events = self.events
         let outcome = try await race(
             {
@@ -51,14 +62,19 @@ extension ConditionalOperation {
     /// `evaluatingConditions`. Waiting for such a state returns once the operation is past it, so
     /// check `state` (or `isCancelled`) afterwards when it matters which way it went.
     ///
-    /// Like ``waitUntilFinished(timeout:)-(Duration)``, it holds no thread, polls nothing and leaves nothing
+    /// Like ``untilFinished(timeout:)``, it holds no thread, polls nothing and leaves nothing
     /// running; cancelling the calling task throws `CancellationError`.
     public func waitUntil(_ state: State, timeout: Duration) async throws {
-        try await waitUntil(state, timeout: timeout.seconds)
+        try await waitUntil(state, seconds: timeout.seconds)
     }
 
     /// ``waitUntil(_:timeout:)-(_,Duration)``, with the timeout in seconds.
+    @available(*, deprecated, message: "pass a Duration: waitUntil(state, timeout: .seconds(n))")
     public func waitUntil(_ state: State, timeout: TimeInterval) async throws {
+        try await waitUntil(state, seconds: timeout)
+    }
+
+    private func waitUntil(_ state: State, seconds timeout: TimeInterval) async throws {
         let events = self.events
         let outcome = try await race(
             {
@@ -67,7 +83,7 @@ extension ConditionalOperation {
                     if case .stateChanged(let current) = event, current >= state { return }
                 }
             }, seconds: timeout)
-        // As for `waitUntilFinished(timeout:)`: it failed only if the state is still not reached.
+        // As for `untilFinished(timeout:)`: it failed only if the state is still not reached.
         if case .timedOut = outcome, self.state < state {
             let diagnosis = self.diagnosis
             throw WaitTimeoutError(

@@ -11,7 +11,7 @@ import Foundation
 /// try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
 /// #expect(upload.state == .evaluatingConditions)
 /// signedIn.answer(.failed(SessionError.expired))
-/// try await upload.waitUntilFinished(timeout: .seconds(5))
+/// try await upload.untilFinished(timeout: .seconds(5))
 /// #expect(upload.errors.count == 1)
 /// ```
 ///
@@ -83,11 +83,16 @@ public final class ManualCondition: OperationCondition, @unchecked Sendable {  /
     /// It holds no thread and, timed out or cancelled, leaves no waiter or timer behind.
     /// Cancelling the calling task throws `CancellationError`.
     public func waitUntilEvaluated(timeout: Duration) async throws {
-        try await waitUntilEvaluated(timeout: timeout.seconds)
+        try await waitUntilEvaluated(seconds: timeout.seconds)
     }
 
     /// ``waitUntilEvaluated(timeout:)-(Duration)``, with the timeout in seconds.
+    @available(*, deprecated, message: "pass a Duration: waitUntilEvaluated(timeout: .seconds(n))")
     public func waitUntilEvaluated(timeout seconds: TimeInterval) async throws {
+        try await waitUntilEvaluated(seconds: seconds)
+    }
+
+    private func waitUntilEvaluated(seconds: TimeInterval) async throws {
         let outcome = try await race({ await self.untilAsked() }, seconds: seconds)
         if case .timedOut = outcome {
             throw WaitTimeoutError(awaited: .evaluation, subject: name, timeout: seconds, diagnosis: nil)

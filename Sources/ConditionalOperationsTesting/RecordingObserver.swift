@@ -7,7 +7,7 @@ import Foundation
 /// let observer = RecordingObserver()
 /// operation.addObserver(observer)
 /// queue.addOperation(operation)
-/// try await operation.waitUntilFinished(timeout: .seconds(5))
+/// try await operation.untilFinished(timeout: .seconds(5))
 /// #expect(observer.log == ["didStart", "didProduce(BlockOperation)", "didFinish(0)"])
 /// #expect(observer.callbacks == ["didStart", "didProduce", "didFinish"])
 /// ```

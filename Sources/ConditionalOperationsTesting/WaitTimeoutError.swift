@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     try await upload.waitUntilFinished(timeout: .seconds(5))
+///     try await upload.untilFinished(timeout: .seconds(5))
 /// } catch let error as WaitTimeoutError {
 ///     print(error)
 ///     // waited 5.0 s for Upload 'photos' to finish; it is Upload 'photos' (evaluatingConditions):
@@ -22,10 +22,10 @@ public struct WaitTimeoutError: Error, Sendable, CustomStringConvertible {
     /// #expect(error.awaited == .state(.executing))
     /// ```
     public enum Awaited: Sendable, Equatable, CustomStringConvertible {
-        /// `ConditionalOperation.waitUntilFinished(timeout:)`.
+        /// `ConditionalOperation.untilFinished(timeout:)`.
         ///
         /// ```swift
-        /// try await upload.waitUntilFinished(timeout: .seconds(5))  // throws .finished
+        /// try await upload.untilFinished(timeout: .seconds(5))  // throws .finished
         /// ```
         case finished
         /// `ConditionalOperation.waitUntil(_:timeout:)`: the state, or a later one.

@@ -149,7 +149,7 @@ enum ContextRun {
                             switch side {
                             case .foundation:
                                 queue.addOperation(operation)
-                                await operation.waitUntilFinished()
+                                await operation.untilFinished()
                             case .ours:
                                 try? await queue.run(operation)
                             }

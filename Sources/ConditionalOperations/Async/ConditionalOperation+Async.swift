@@ -16,11 +16,10 @@ extension ConditionalOperation {
         }
     }
 
-    /// The same as ``untilFinished()``, in an `async` function.
-    ///
-    /// In top-level code Swift picks Foundation's blocking `waitUntilFinished()` over this one,
-    /// and the library stops that with a message naming ``untilFinished()``, which compiles
-    /// everywhere.
+    /// The same as ``untilFinished()``, the one `async` wait, which compiles in top-level code too
+    /// (there Swift picks Foundation's blocking `waitUntilFinished()` over this one, and the
+    /// library stops that with a message naming ``untilFinished()``).
+    @available(*, deprecated, renamed: "untilFinished()")
     public func waitUntilFinished() async {
         await untilFinished()
     }

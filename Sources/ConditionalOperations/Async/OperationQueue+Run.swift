@@ -39,7 +39,7 @@ extension OperationQueue {
         operation.prepareTaskInCallersContext()
         addOperation(operation)
         await withTaskCancellationHandler {
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
         } onCancel: {
             operation.cancel()
         }

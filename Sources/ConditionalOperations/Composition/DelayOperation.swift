@@ -20,16 +20,21 @@ public final class DelayOperation: ConditionalOperation, @unchecked Sendable {
     @exclusivity(unchecked) private var lockedTimer = StartedWork<any DispatchSourceTimer>.notStarted
 
     /// Waits `interval` seconds once it executes; at once for 0 or less.
-    public init(interval: TimeInterval) {
-        ValueCheck.require(ValueCheck.interval(interval, call: "DelayOperation(interval: \(interval))"))
-        deadline = .after(interval)
-        super.init()
+    @available(*, deprecated, message: "pass a Duration: DelayOperation(interval: .seconds(n))")
+    public convenience init(interval: TimeInterval) {
+        self.init(seconds: interval)
     }
 
     /// Waits `interval` once it executes (`.seconds(2)`, `.milliseconds(500)`); at once for zero
     /// or less.
     public convenience init(interval: Duration) {
-        self.init(interval: interval.timeInterval)
+        self.init(seconds: interval.timeInterval)
+    }
+
+    private init(seconds interval: TimeInterval) {
+        ValueCheck.require(ValueCheck.interval(interval, call: "DelayOperation(interval: \(interval))"))
+        deadline = .after(interval)
+        super.init()
     }
 
     /// Waits until `date` (by the wall clock); at once if it has passed when the operation executes.

@@ -13,8 +13,8 @@ import Foundation
 /// ]
 /// ```
 ///
-/// Intervals are `Duration`s or `TimeInterval`s in seconds (S24); ``delay(afterAttempt:errors:)``
-/// and ``custom(_:)`` count in seconds.
+/// Intervals are `Duration`s (the `TimeInterval` forms are deprecated);
+/// ``delay(afterAttempt:errors:)`` and ``custom(_:)`` count in seconds.
 public struct RetryBackoff: Sendable {
     private let delay: @Sendable (_ attempt: Int, _ errors: [any Error]) -> TimeInterval?
 
@@ -27,11 +27,16 @@ public struct RetryBackoff: Sendable {
 
     /// The same wait after every failed attempt.
     public static func constant(_ interval: Duration) -> RetryBackoff {
-        constant(interval.timeInterval)
+        constant(seconds: interval.timeInterval)
     }
 
     /// The same wait after every failed attempt, in seconds.
+    @available(*, deprecated, message: "pass a Duration: .constant(.seconds(n))")
     public static func constant(_ interval: TimeInterval) -> RetryBackoff {
+        constant(seconds: interval)
+    }
+
+    private static func constant(seconds interval: TimeInterval) -> RetryBackoff {
         ValueCheck.require(ValueCheck.interval(interval, call: "RetryBackoff.constant(\(interval))"))
         return RetryBackoff { _, _ in interval }
     }
@@ -46,14 +51,23 @@ public struct RetryBackoff: Sendable {
         initial: Duration, multiplier: Double = 2, maximum: Duration = .seconds(60), jitter: Double = 0.5
     ) -> RetryBackoff {
         exponential(
-            initial: initial.timeInterval, multiplier: multiplier, maximum: maximum.timeInterval,
+            seconds: initial.timeInterval, multiplier: multiplier, maximum: maximum.timeInterval,
             jitter: jitter)
     }
 
     /// ``exponential(initial:multiplier:maximum:jitter:)-(Duration,_,_,_)``, with `initial` and
     /// `maximum` in seconds.
+    @available(
+        *, deprecated, message: "pass Durations: .exponential(initial: .seconds(n), maximum: .seconds(m))"
+    )
     public static func exponential(
         initial: TimeInterval, multiplier: Double = 2, maximum: TimeInterval = 60, jitter: Double = 0.5
+    ) -> RetryBackoff {
+        exponential(seconds: initial, multiplier: multiplier, maximum: maximum, jitter: jitter)
+    }
+
+    private static func exponential(
+        seconds initial: TimeInterval, multiplier: Double, maximum: TimeInterval, jitter: Double
     ) -> RetryBackoff {
         let call =
             "RetryBackoff.exponential(initial: \(initial), multiplier: \(multiplier), maximum: \(maximum), "

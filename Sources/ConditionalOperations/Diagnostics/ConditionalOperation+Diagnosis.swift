@@ -72,6 +72,9 @@ extension ConditionalOperation {
             switch ending {
             case .skipped: return .skipped
             case .cancelled, .cancelledAsItStarted: return .cancelled(errors: snapshot.errors)
+            case .failed where snapshot.errors.contains(where: OperationError.isDependencyCycle):
+                // S9, S33: the cycle its queue broke, found again among the operations it ended.
+                return brokenCycle().map { .cycleBroken($0) } ?? .finished(errors: snapshot.errors)
             case .executed, .finishedAsItStarted, .failed, .joined: return .finished(errors: snapshot.errors)
             }
         }
@@ -185,5 +188,45 @@ extension ConditionalOperation {
         let (conditions, categories) = configuredConditions
         // Names are user code: unlocked. A category shows the name it was given (S26).
         return (conditions.map(\.name), Set(categories.map(ExclusivityController.unscopedName)))
+    }
+}
+
+extension ConditionalOperation {
+    /// The dependency cycle this operation ended in (S9): the names of the operations met when
+    /// following its dependencies, and the operation each joined (S33), back to it, among those
+    /// that its queue ended with it (``OperationError/dependencyCycle``, or cancelled for a plain
+    /// one), itself first; `nil` if none leads back.
+    func brokenCycle() -> [String]? {
+        var cameFrom: [ObjectIdentifier: Foundation.Operation] = [:]
+        var frontier: [Foundation.Operation] = [self]
+        while !frontier.isEmpty {
+            var next: [Foundation.Operation] = []
+            for node in frontier {
+                for successor in Self.edges(of: node) where Self.endedInACycle(successor) {
+                    if successor === self {
+                        var path = [node]
+                        while let previous = cameFrom[ObjectIdentifier(path[path.count - 1])] {
+                            path.append(previous)
+                        }
+                        return ([self] + path.reversed().filter { $0 !== self }).map(\.diagnosticName)
+                    }
+                    guard cameFrom[ObjectIdentifier(successor)] == nil else { continue }
+                    cameFrom[ObjectIdentifier(successor)] = node
+                    next.append(successor)
+                }
+            }
+            frontier = next
+        }
+        return nil
+    }
+
+    private static func edges(of operation: Foundation.Operation) -> [Foundation.Operation] {
+        let joined = (operation as? ConditionalOperation)?.coalescedInto
+        return operation.dependencies + (joined.map { [$0] } ?? [])
+    }
+
+    private static func endedInACycle(_ operation: Foundation.Operation) -> Bool {
+        guard let conditional = operation as? ConditionalOperation else { return operation.isCancelled }
+        return conditional.errors.contains(where: OperationError.isDependencyCycle)
     }
 }

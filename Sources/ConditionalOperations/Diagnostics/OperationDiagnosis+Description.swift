@@ -16,6 +16,9 @@ extension OperationDiagnosis.Reason: CustomStringConvertible {
             let cycle = (names + names.prefix(1)).joined(separator: " → ")
             return
                 "part of a dependency cycle: \(cycle); none of them can start (cancel one, or remove a dependency)"
+        case .cycleBroken(let names):
+            let cycle = (names + names.prefix(1)).joined(separator: " → ")
+            return "finished without executing: part of the dependency cycle \(cycle), which its queue broke"
         case .conditions(let unanswered, let waited):
             let names = unanswered.isEmpty ? "" : "; not answered: \(unanswered.joined(separator: ", "))"
             return "evaluating conditions for \(Self.seconds(waited))\(names)"

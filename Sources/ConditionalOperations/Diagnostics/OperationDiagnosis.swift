@@ -59,6 +59,10 @@ public struct OperationDiagnosis: Sendable, CustomStringConvertible {
         case finishing
         /// Finished, with these errors (empty if it succeeded): it waits for nothing.
         case finished(errors: [any Error])
+        /// Finished without executing, with ``OperationError/dependencyCycle``: its queue found it
+        /// in this dependency cycle (S9; a coalescing join is an edge of it, S33), named as
+        /// ``dependencyCycle(_:)`` names one, itself first.
+        case cycleBroken([String])
         /// Finished without executing: cancelled before `execute()` was called (S4), also as it
         /// started, by a `didStart` observer or another thread (S1); `errors` are its errors (the
         /// cancel's). One cancelled while it executed finishes with ``finished(errors:)``.

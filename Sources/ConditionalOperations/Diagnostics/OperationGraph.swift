@@ -193,6 +193,8 @@ private struct Reading {
         switch diagnosis.reason {
         case .finished(let errors), .cancelled(let errors):
             (failed, reason) = (!errors.isEmpty, nil)
+        case .cycleBroken:
+            (failed, reason) = (true, diagnosis.reason.description)
         default:
             (failed, reason) = (false, diagnosis.reason.description)
         }

@@ -50,6 +50,31 @@ extension OperationStateMachine {
         return deferred
     }
 
+    /// Dependencies it waited for finished, told by the library itself
+    /// (``ConditionalOperation/wakeWhenFinished(_:)``) rather than by Foundation reading `isReady`,
+    /// which Apple's Foundation does not promise for an operation in none of its queues. Returns
+    /// the step that reads whether every dependency finished, or `nil` when it waits for none.
+    mutating func dependencyFinished() -> ReadinessAction? {
+        switch phase {
+        case .initialized(_, let deferred) where !deferred.isEmpty:
+            // Not admitted, its dependencies held back: its admission reads them.
+            return nil
+        case .initialized:
+            // Listed by Foundation and asked by a plain queue: the first query that finds every
+            // dependency finished admits it, as this one may.
+            return .readDependencies(.unasked)
+        case .pending(let stage, _):
+            // Waiting for its dependencies: read under this stage, as a query would.
+            return .readDependencies(stage)
+        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+            // A dependency added since it was ready (S9): its owner takes it back once all finished.
+            return .readDependencies(.asked)
+        case .evaluating, .acquiring, .joining, .ready, .executing, .draining, .finishing, .finished:
+            // Past its dependencies (or waiting for none, cancelled): nothing to read.
+            return nil
+        }
+    }
+
     /// The dependencies handed out by ``ReadinessAction/registerDependencies(_:)`` were added to
     /// Foundation: its answer is whole again.
     mutating func dependenciesRegistered(context: Context) -> ReadinessAction {

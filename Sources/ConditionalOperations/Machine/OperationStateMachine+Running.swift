@@ -93,8 +93,9 @@ extension OperationStateMachine {
     /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
     /// swift-corelibs-foundation only records it for its own `start()`, which a
     /// `ConditionalOperation` replaces, and pays locks and string comparisons for each notification.
+    /// (`-DAPPLE_FOUNDATION_PATHS` builds post it on Linux too.)
     static var postsExecutingKVO: Bool {
-        #if canImport(ObjectiveC)
+        #if canImport(ObjectiveC) || APPLE_FOUNDATION_PATHS
             true
         #else
             false

@@ -19,11 +19,16 @@ extension ConditionalOperation {
     /// queue.addOperation(sync)
     /// ```
     public func addDeadline(after interval: Duration) {
-        addDeadline(after: interval.timeInterval)
+        addDeadline(seconds: interval.timeInterval)
     }
 
     /// ``addDeadline(after:)-(Duration)``, with `interval` in seconds.
+    @available(*, deprecated, message: "pass a Duration: addDeadline(after: .seconds(n))")
     public func addDeadline(after interval: TimeInterval) {
+        addDeadline(seconds: interval)
+    }
+
+    private func addDeadline(seconds interval: TimeInterval) {
         ValueCheck.require(
             ValueCheck.interval(interval, call: "\(diagnosticName).addDeadline(after: \(interval))"))
         addDeadline(.after(interval), timeout: interval)

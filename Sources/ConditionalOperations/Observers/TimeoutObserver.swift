@@ -13,23 +13,28 @@ import Foundation
 ///
 /// A `timeout` of zero or less is a deadline already past: the operation times out as it starts
 /// (`timed out after -0.5 s`), unlike ProcedureKit's `TimeoutObserver`, which sets no timer then.
-/// The timeout is a `Duration` (`.seconds(30)`, `.milliseconds(200)`) or a `TimeInterval` in
-/// seconds (S24).
+/// The timeout is a `Duration` (`.seconds(30)`, `.milliseconds(200)`); the `TimeInterval` form is
+/// deprecated.
 public struct TimeoutObserver: OperationObserver {
     private let timeout: TimeInterval
     private let timers = Timers()
 
     /// Cancels the operation `timeout` seconds after it started, unless it finished by then; zero
     /// or less, as it starts.
+    @available(*, deprecated, message: "pass a Duration: TimeoutObserver(timeout: .seconds(n))")
     public init(timeout: TimeInterval) {
-        ValueCheck.require(ValueCheck.interval(timeout, call: "TimeoutObserver(timeout: \(timeout))"))
-        self.timeout = timeout
+        self.init(seconds: timeout)
     }
 
     /// Cancels the operation `timeout` after it started, unless it finished by then; zero or
     /// less, as it starts.
     public init(timeout: Duration) {
-        self.init(timeout: timeout.timeInterval)
+        self.init(seconds: timeout.timeInterval)
+    }
+
+    private init(seconds timeout: TimeInterval) {
+        ValueCheck.require(ValueCheck.interval(timeout, call: "TimeoutObserver(timeout: \(timeout))"))
+        self.timeout = timeout
     }
 
     /// Starts the operation's timer: `timeout` seconds from now it cancels the operation with

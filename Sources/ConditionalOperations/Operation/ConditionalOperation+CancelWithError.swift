@@ -15,7 +15,8 @@ extension ConditionalOperation {
         machine.withLock { $0.offerCancelError(untaken) }
     }
 
-    /// The same as ``cancel(with:)``, in the classic spelling.
+    /// The same as ``cancel(with:)``, the one spelling of a cancel with an error.
+    @available(*, deprecated, renamed: "cancel(with:)")
     public func cancelWithError(_ error: any Error) {
         cancel(with: error)
     }

@@ -25,11 +25,4 @@ extension ConditionalOperation {
         // dependency that finished: its `cancel()` sets it to zero again (not once started).
         super.cancel()
     }
-
-    /// What swift-corelibs-foundation does when a dependency it counts finished: `isReady` is
-    /// posted, and its queue reads it.
-    func announceDependencyFinished() {
-        willChange(.isReady)
-        didChange(.isReady)
-    }
 }

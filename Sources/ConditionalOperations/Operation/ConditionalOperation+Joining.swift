@@ -48,11 +48,15 @@ extension ConditionalOperation {
         let (errors, cancelled, skipped, output) = joined.machine.withLock {
             ($0.reportedErrors, $0.isCancelled, $0.isSkipped, joined.outputUnderLock())
         }
+        // Cancelled through the one it joined: told as a cancel of its own is (``cancel()``).
+        let announces = cancelled && ObservedProperty.isCancelled.isPosted && !isCancelled
+        if announces { willChange(.isCancelled) }
         let action = machine.withLock { machine in
             let action = machine.joinedFinished(errors: errors, cancelled: cancelled, skipped: skipped)
             if case .adopt = action { adoptOutputUnderLock(output) }
             return action
         }
+        if announces { didChange(.isCancelled) }
         if case .adopt(let followup) = action { perform(followup) }
     }
 }

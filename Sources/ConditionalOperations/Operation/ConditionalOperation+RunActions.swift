@@ -14,7 +14,8 @@ extension ConditionalOperation {
         case .wait:
             break
         case .admit:
-            _ = queryReadiness(context: .start)
+            // Started by hand before its dependencies finished: they wake it (no queue asks).
+            if !queryReadiness(context: .start) { wakeWhenFinished(dependencies) }
         case .checkDependencies:
             let dependenciesFinished = self.dependenciesFinished
             perform(machine.withLock { $0.startChecked(dependenciesFinished: dependenciesFinished) })

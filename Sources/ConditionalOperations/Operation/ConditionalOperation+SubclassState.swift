@@ -42,6 +42,10 @@ extension ConditionalOperation {
         // the cancel's own trip through the lock, so that a finish comes before both or after both.
         let error = CancelErrorHandoff.take(for: self)
         let finishes = finishesWhenCancelled
+        // Where `isCancelled` is observed, `willChangeValue` goes before the value changes: one
+        // trip more to learn whether it will (a cancel that loses a race to another is told twice).
+        let announces = ObservedProperty.isCancelled.isPosted && !isCancelled
+        if announces { willChange(.isCancelled) }
         let (action, deferred, recorded) = machine.withLock { machine in
             let deferred = machine.takeDeferredDependencies()
             let action = machine.cancel(with: error, finishesWhenCancelled: finishes)
@@ -49,6 +53,7 @@ extension ConditionalOperation {
             if case .ignored = action { counts = false } else { counts = true }
             return (action, deferred, record(counts))
         }
+        if announces { didChange(.isCancelled) }
         prepare(recorded)
         perform(action, adding: deferred)
         return recorded

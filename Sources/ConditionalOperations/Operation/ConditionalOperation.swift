@@ -39,6 +39,14 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// The state machine, behind the operation's lock (one of ``LockTable``'s).
     var machine: MachineLock { MachineLock(operation: self) }
 
+    /// The machine's ``ReadinessHint``: the same value on every platform, read without the lock
+    /// where ``LockFreeReadiness`` keeps it, under the lock elsewhere. `counted`: as in
+    /// ``MachineLock/withLock(counted:_:)``.
+    @inline(__always)
+    func readinessHint(counted: Bool = true) -> ReadinessHint {
+        published.current ?? machine.withLock(counted: counted) { $0.readinessHint }
+    }
+
     /// Creates an operation in the `initialized` state, with no conditions and no observers.
     public override init() {
         super.init()
@@ -56,7 +64,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         var neverListed =
             lockedMachine.hasCoalescingEntry ? CoalescingEntries.remove(ObjectIdentifier(self)) : []
         var dependencies = super.dependencies
-        guard !dependencies.isEmpty || !neverListed.isEmpty || published.current == .deferred else { return }
+        // Alone here: the machine is read without its lock, on every platform the same way.
+        let holdsBackDependencies = lockedMachine.readinessHint == .deferred
+        guard !dependencies.isEmpty || !neverListed.isEmpty || holdsBackDependencies else { return }
         neverListed.append(contentsOf: machine.withLock { $0.beginDeallocation() })
         // In the order Foundation keeps them: its search for each then stops at the first.
         for dependency in dependencies { super.removeDependency(dependency) }
@@ -92,11 +102,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// `true` once the operation reached `finished`: after the `finished(errors:)` hook and every
     /// `operationDidFinish` observer returned, so a dependent never starts before them.
     public final override var isFinished: Bool {
-        // Where Foundation polls, the hint is exact: it mirrors the machine as of the last unlock.
-        if LockFreeReadiness.isKept { return published.current == .finished }
         // Foundation's reads (two to four, as its threads happen to run) are not the library's
         // trips: not counted, so that `LockTripTests` count only the library's own.
-        return machine.withLock(counted: false) { $0.state == .finished }
+        readinessHint(counted: false) == .finished
     }
 
     /// `true` once ``cancel()`` took effect. Unlike a plain `Operation`'s, a cancel that comes
@@ -110,7 +118,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     public final override var isReady: Bool {
         // A plain queue asks every waiting operation on each scheduling pass: answer those cheaply,
         // without the lock where Foundation polls (``ReadinessHint``).
-        switch published.current {
+        switch readinessHint() {
         case .waiting:
             return false
         case .started, .finished:
@@ -119,10 +127,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
             break
         case .dependencies:
             // Foundation's `false` stands if the phase it was read in is still the hint's.
-            if !dependenciesFinished, published.current == .dependencies { return false }
+            if !dependenciesFinished, readinessHint() == .dependencies { return false }
         case .ask, .countDependencies:
             break
         }
+        // Never needed to move on (``wakeWhenFinished(_:)``); a test forbids it to prove so.
+        guard Self.readinessQueriesAdvance else { return machine.withLock { $0.state >= .ready } }
         switch machine.withLock({ $0.settledReadiness() }) {
         case .answer(let isReady):
             return isReady
@@ -148,7 +158,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// keeps no hint). `false` while Foundation does not list the operation in its dependencies
     /// yet (``ReadinessHint/deferred``).
     var dependenciesFinished: Bool {
-        switch published.current {
+        switch readinessHint() {
         case .deferred: return false
         case .countDependencies:
             return super.isReady || super.dependencies.allSatisfy { $0.isFinished }
@@ -159,7 +169,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Every operation this one depends on: those Foundation lists it in, then those added
     /// before it was admitted (``addDependency(_:)``).
     open override var dependencies: [Foundation.Operation] {
-        guard published.current == .deferred else { return super.dependencies }
+        guard readinessHint() == .deferred else { return super.dependencies }
         let deferred = machine.withLock { $0.deferredDependencies }
         return deferred.isEmpty ? super.dependencies : super.dependencies + deferred
     }
@@ -186,12 +196,15 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // (``OperationStateMachine/deferDependency(_:)``).
         if machine.withLock({ $0.deferDependency(operation) }) { return }
         super.addDependency(operation)
-        // Before its dependencies were passed Foundation counts it alone, and once started it is too
-        // late: where the hint says so, no lock.
-        switch published.current {
-        case .dependencies, .started, .finished: return
-        case .ask, .deferred, .waiting, .countDependencies: break
+        // Once started it is too late; before its dependencies were passed Foundation counts it
+        // with the others: where the hint says so, no lock.
+        let hint = readinessHint()
+        switch hint {
+        case .started, .finished: return
+        case .ask, .deferred, .dependencies, .waiting, .countDependencies: break
         }
+        wakeWhenFinished([operation])
+        if hint == .dependencies { return }
         perform(machine.withLock { $0.dependencyAdded() })
     }
 
@@ -200,18 +213,15 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     ///
     /// swift-corelibs-foundation keeps counting a dependency removed before it finished, so a
     /// `BlockOperation` waiting for it alone waits forever there: the operation reads its
-    /// dependencies itself from then on, and, since Foundation then tells it of none of the
-    /// others finishing, has each unfinished one watched (a watcher lives until its dependency
-    /// finishes).
+    /// dependencies itself from then on, and has the unfinished ones wake it
+    /// (``wakeWhenFinished(_:)``): at once if none is left.
     open override func removeDependency(_ operation: Foundation.Operation) {
         if machine.withLock({ $0.removeDeferredDependency(operation) }) { return }
         let waitedFor = !operation.isFinished && dependencies.contains { $0 === operation }
         let waits = waitedFor && machine.withLock { $0.dependencyRemoved() }
         super.removeDependency(operation)  // asks `isReady` again
         guard waits else { return }
-        for dependency in dependencies where !dependency.isFinished {
-            FinishWatcher(watching: dependency) { [weak self] in self?.announceDependencyFinished() }
-        }
+        wakeWhenFinished(dependencies)
     }
 
     /// The operation's priority among the ready operations waiting for a slot of their queue. A
@@ -258,6 +268,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Return `false` when the operation must complete its own clean-up before dependents may
     /// start; it must then call ``finish(errors:)`` itself once cancelled.
     open var finishesWhenCancelled: Bool { true }
+
+    /// Whether Foundation's reading of `isReady` may move the operation on (`true`). A test
+    /// subclass answers `false` to prove that nothing waits for that reading: its `isReady` then
+    /// only reads, as Apple's Foundation leaves it unread for an operation in none of its queues
+    /// (``wakeWhenFinished(_:)``). Declared here so that a subclass overrides it.
+    class var readinessQueriesAdvance: Bool { true }
 
     /// S22: `queue.run` calls it in its caller just before adding the operation; an
     /// ``AsyncOperation`` makes there the task that runs its work. Others run as S15 says.

@@ -4,11 +4,16 @@ enum ObservedProperty: String {
     case isReady
     case isExecuting
     case isFinished
+    case isCancelled
 
     /// Whether Foundation is told. Apple's Foundation listens to every one; swift-corelibs-foundation
     /// records `isExecuting` only for its own `start()`, which a `ConditionalOperation` replaces,
-    /// and pays locks and string comparisons for each notification: it is not told there.
+    /// ignores `isCancelled`, and pays locks and string comparisons for each notification: neither
+    /// is posted there.
     var isPosted: Bool {
-        self != .isExecuting || OperationStateMachine.postsExecutingKVO
+        switch self {
+        case .isReady, .isFinished: true
+        case .isExecuting, .isCancelled: OperationStateMachine.postsExecutingKVO
+        }
     }
 }

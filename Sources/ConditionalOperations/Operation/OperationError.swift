@@ -165,6 +165,13 @@ extension OperationError: CustomStringConvertible {
 
 extension OperationError: Equatable {}
 
+extension OperationError {
+    /// Whether `error` is ``dependencyCycle``: the mark of an operation its queue found in a cycle.
+    static func isDependencyCycle(_ error: any Error) -> Bool {
+        (error as? OperationError) == .dependencyCycle
+    }
+}
+
 extension Foundation.Operation {
     /// Cancelled, and not by a timeout: an operation cancelled with ``OperationError/timedOut(_:)``
     /// failed to do its work in time, so its dependents count it as failed, not cancelled (S9).

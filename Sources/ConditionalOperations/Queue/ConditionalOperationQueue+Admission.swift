@@ -38,6 +38,8 @@ extension ConditionalOperationQueue {
         let isReady: Bool
         if let conditional {
             isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
+            // Held here, in no Foundation queue: its dependencies tell it they finished.
+            if !isReady, !dependencies.isEmpty { conditional.wakeWhenFinished(dependencies) }
         } else if let route = registration.route {
             isReady = perform(route, for: operation, dependencies: dependencies)
         } else {
@@ -98,7 +100,7 @@ extension ConditionalOperationQueue {
         FinishWatcher(watching: operation) { [self] in
             operationFinished(operation, errors: [], heldASlot: holdingASlot)
         }
-        super.addOperation(operation)
+        FoundationHandOff.handing(operation) { addToFoundation(operation) }
     }
 
     /// Once the last of `dependencies` finished, `operation` (waiting in the machine) goes on.

@@ -151,7 +151,7 @@ enum AdversaryEndingsRound {
         let returned = Latch()
         let subject = fixture.subject
         Task { [weak fixture] in
-            await subject.waitUntilFinished()
+            await subject.untilFinished()
             let finishedFirst = subject.isFinished && StressEvents(subject.probe.events).finishes.count == 1
             if !finishedFirst { fixture?.violation("S14: waitUntilFinished() returned before didFinish") }
             returned.countDown()

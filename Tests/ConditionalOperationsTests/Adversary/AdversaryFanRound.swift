@@ -70,7 +70,7 @@ enum AdversaryFanRound {
             let all = [root] + middle + [sink]
             for (index, operation) in middle.enumerated() {
                 if let timeout = fan.timeouts[index] {
-                    operation.addObserver(TimeoutObserver(timeout: Double(timeout) / 1e6))
+                    operation.addObserver(TimeoutObserver(timeout: .microseconds(timeout)))
                 }
                 operation.addDependency(root)
                 operation.queuePriority = AdversaryStep.priorities[fan.priorities[index]]

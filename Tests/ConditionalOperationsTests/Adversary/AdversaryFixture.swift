@@ -88,7 +88,8 @@ final class AdversaryFixture: @unchecked Sendable {  // stored state: lets, and 
             if slotHolder != nil { queue?.maxConcurrentOperationCount = 1 }
         }
         for step in scenario.steps where step.ending == .timeout {
-            (step.onGroup ? top : subject).addObserver(TimeoutObserver(timeout: Double(step.parameter) / 1e6))
+            (step.onGroup ? top : subject).addObserver(
+                TimeoutObserver(timeout: .microseconds(step.parameter)))
         }
         watchTheSubjectsStart()
         _ = holder?.whenFinishing { [holderLeft] in holderLeft.withLock { $0 = true } }
@@ -244,7 +245,7 @@ final class AdversaryFixture: @unchecked Sendable {  // stored state: lets, and 
         case .conditionFailed: gate.answer(.failed(error(.condition, step: index)))
         case .conditionSkipped: gate.answer(.skipped)
         case .timeout: break  // its observer was added before the subject was enqueued
-        case .deadline: target.addDeadline(after: Double(step.parameter) / 1e6)
+        case .deadline: target.addDeadline(after: .microseconds(step.parameter))
         case .cancelAll: queue?.cancelAllOperations()
         case .shutdown:
             guard let queue = queue as? ConditionalOperationQueue else { return }

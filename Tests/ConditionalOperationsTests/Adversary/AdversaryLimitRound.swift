@@ -142,7 +142,7 @@ enum AdversaryLimitRound {
                     _ = operation.whenFinishing(count(operation, probe: operation.probe, group: member.group))
                 }
                 if let timeout = member.timeout {
-                    operation.addObserver(TimeoutObserver(timeout: Double(timeout) / 1e6))
+                    operation.addObserver(TimeoutObserver(timeout: .microseconds(timeout)))
                 }
                 if member.finishesEarly { operation.finish() }
                 members.append(operation)

@@ -93,7 +93,7 @@ extension ConditionalOperationsTests {
             let told = Recorder()
             operation.addObserver(BlockObserver(didFinish: { _, _ in told.record("didFinish") }))
             OperationQueue().addOperation(operation)
-            let waited = await within { await operation.waitUntilFinished() }
+            let waited = await within { await operation.untilFinished() }
             #expect(waited != nil)
             #expect(told.all == ["didFinish"])
             #expect(operation.isFinished)

@@ -19,7 +19,7 @@ extension ConditionalOperationsTests {
         @Test func S15_aThrownErrorFailsTheOperation() async throws {
             let operation = AsyncOperation<Int> { throw TestError(5) }
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.failed)
             #expect(operation.errors.map { $0 as? TestError } == [TestError(5)])
         }
@@ -40,7 +40,7 @@ extension ConditionalOperationsTests {
             #expect(await started.wait())
             #expect(!operation.finishesWhenCancelled)
             operation.cancel(with: TestError(6))
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(finishedAfterRun.all == ["[\"run ended\"]"], "finished only once run() returned")
             #expect(operation.errors.map { $0 as? TestError } == [TestError(6)])
         }
@@ -55,7 +55,7 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(operation)
             #expect(await started.wait())
             operation.cancel()
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.isCancelled)
             #expect(operation.errors.isEmpty)
             #expect(throws: CancellationError.self) { try operation.result?.get() }
@@ -66,7 +66,7 @@ extension ConditionalOperationsTests {
             let operation = AsyncOperation<Void> { ran.record("ran") }
             operation.cancel()
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(ran.all.isEmpty)
         }
 
@@ -93,7 +93,7 @@ extension ConditionalOperationsTests {
                     return holds
                 })
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.executions.current == (holds ? 1 : 0))
             let errors = operation.errors.compactMap { $0 as? OperationError }
             #expect(errors == (holds ? [] : [.conditionFailed(name: "awaited")]), "\(outcome)")
@@ -103,7 +103,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(AsyncCondition { throw TestError(7) })
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.executions.current == 0)
             #expect(operation.errors.map { $0 as? TestError } == [TestError(7)])
         }
@@ -123,7 +123,7 @@ extension ConditionalOperationsTests {
             #expect(await evaluating.wait())
             operation.cancel()
             #expect(await testCancelled.wait(), "the test's task was cancelled")
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.executions.current == 0)
         }
     }

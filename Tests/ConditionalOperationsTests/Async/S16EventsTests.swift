@@ -83,7 +83,7 @@ extension ConditionalOperationsTests {
         @Test func S16_askedForOnceFinishedItYieldsTheEnd() async {
             let operation = AsyncOperation { () }
             OperationQueue().addOperation(operation)
-            _ = await within { await operation.waitUntilFinished() }
+            _ = await within { await operation.untilFinished() }
             #expect(await Self.collect(operation.events) == ["finished", "didFinish(0)"])
         }
 

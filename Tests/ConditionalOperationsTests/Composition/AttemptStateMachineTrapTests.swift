@@ -3,7 +3,7 @@ import Testing
 
 @testable import ConditionalOperations
 
-#if compiler(>=6.3)  // exit tests that capture their arguments arrived in Swift Testing 6.3
+#if compiler(>=6.3) && (os(macOS) || os(Linux) || os(Windows))  // capturing exit tests: 6.3; no iOS
     extension ConditionalOperationsTests.CompositionTests {
         /// The (phase, event) pairs the tables of `AttemptStateMachineTests` leave out: the event
         /// cannot happen in that phase, and the machine stops the process naming both, in every

@@ -23,7 +23,7 @@ extension ConditionalOperationsTests.CompositionTests {
             }
             operation.cancel()
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(ran.all.isEmpty)
         }
     }

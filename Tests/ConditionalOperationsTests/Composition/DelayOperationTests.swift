@@ -8,7 +8,7 @@ extension ConditionalOperationsTests.CompositionTests {
     /// `DelayOperation`: waits an interval or until a date, holding no thread; cancel finishes it at once.
     @Suite struct DelayOperationTests {
         @Test func waitsItsIntervalThenADependentRuns() async {
-            let delay = DelayOperation(interval: 0.15)
+            let delay = DelayOperation(interval: .seconds(0.15))
             let dependent = ProbeOperation()
             dependent.addDependency(delay)
             let started = Date()
@@ -25,13 +25,13 @@ extension ConditionalOperationsTests.CompositionTests {
             let until = Date().addingTimeInterval(0.15)
             let delay = DelayOperation(until: until)
             ConditionalOperationQueue().addOperation(delay)
-            await delay.waitUntilFinished()
+            await delay.untilFinished()
             #expect(Date() >= until)
         }
 
         @Test func aPastDateOrANonPositiveIntervalFinishesAtOnce() async {
             let operations = [
-                DelayOperation(interval: 0), DelayOperation(interval: -1),
+                DelayOperation(interval: .seconds(0)), DelayOperation(interval: .seconds(-1)),
                 DelayOperation(until: .distantPast),
             ]
             let done = completionLatch(operations)
@@ -40,7 +40,7 @@ extension ConditionalOperationsTests.CompositionTests {
         }
 
         @Test func S5_cancellingItFinishesItAtOnce() async {
-            let delay = DelayOperation(interval: 60)
+            let delay = DelayOperation(interval: .seconds(60))
             let started = Latch()
             let observer = RecordingObserver()
             delay.addObserver(observer)
@@ -57,14 +57,14 @@ extension ConditionalOperationsTests.CompositionTests {
         @Test func S12_aCancelledDelayHoldsNoTimerAndIsReleased() async {
             let weakDelay = WeakBox<DelayOperation>()
             do {
-                let delay = DelayOperation(interval: 60)
+                let delay = DelayOperation(interval: .seconds(60))
                 weakDelay.set(delay)
                 let started = Latch()
                 delay.addObserver(BlockObserver(didStart: { _ in started.countDown() }))
                 OperationQueue().addOperation(delay)
                 #expect(await started.wait())
                 delay.cancel()
-                await delay.waitUntilFinished()
+                await delay.untilFinished()
             }
             await waitUntil(seconds: 10) { weakDelay.object == nil }
             #expect(weakDelay.object == nil)

@@ -33,7 +33,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let operation = ValueOperation<String>(.success("done"), later: true)
             #expect(operation.result == nil)
             OperationQueue().addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(try operation.result?.get() == "done")
             #expect(operation.errors.isEmpty)
         }
@@ -41,7 +41,7 @@ extension ConditionalOperationsTests.CompositionTests {
         @Test func aFailureIsTheResultAndTheErrors() async {
             let operation = ValueOperation<String>(.failure(TestError(5)))
             OperationQueue().addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(throws: TestError(5)) { try operation.result?.get() }
             #expect(testErrorIDs(operation.errors) == [5])
         }
@@ -52,8 +52,8 @@ extension ConditionalOperationsTests.CompositionTests {
             let withError = ValueOperation<Int>(.success(1))
             withError.cancel(with: TestError(3))
             OperationQueue().add([plain, withError])
-            await plain.waitUntilFinished()
-            await withError.waitUntilFinished()
+            await plain.untilFinished()
+            await withError.untilFinished()
             #expect(throws: CancellationError.self) { try plain.result?.get() }
             #expect(throws: TestError(3)) { try withError.result?.get() }
         }
@@ -61,12 +61,12 @@ extension ConditionalOperationsTests.CompositionTests {
         @Test func S6_theFirstFinishWinsAndAPlainFinishLeavesNoValue() async throws {
             let operation = ValueOperation<Int>(.success(1))
             OperationQueue().addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             operation.finish(returning: 2)
             #expect(try operation.result?.get() == 1)
             let plain = ResultOperation<Int>()  // the default execute() finishes without a value
             OperationQueue().addOperation(plain)
-            await plain.waitUntilFinished()
+            await plain.untilFinished()
             #expect(plain.result == nil)
         }
 
@@ -90,14 +90,14 @@ extension ConditionalOperationsTests.CompositionTests {
             let second = Doubler()
             second.inject(from: first) { second, value in second.input.withLock { $0 = value } }
             ConditionalOperationQueue().add([second, first, source])
-            await second.waitUntilFinished()
+            await second.untilFinished()
             #expect(try second.result?.get() == 20)
         }
 
         @Test func injectFromAProducerThatAlreadyFinished() async {
             let producer = ValueOperation<Int>(.success(7))
             OperationQueue().addOperation(producer)
-            await producer.waitUntilFinished()
+            await producer.untilFinished()
             let consumer = Consumer()
             consumer.inject(from: producer) { consumer, value in
                 consumer.received.withLock { $0.append(value) }
@@ -116,7 +116,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let observer = RecordingObserver()
             consumer.addObserver(observer)
             ConditionalOperationQueue().add([producer, consumer])
-            await consumer.waitUntilFinished()
+            await consumer.untilFinished()
             #expect(consumer.executions.current == 0)
             #expect(handed.current == 0)
             #expect(
@@ -134,7 +134,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let consumer = ProbeOperation()
             consumer.inject(from: producer) { _, _ in Issue.record("handed over from a cancelled producer") }
             OperationQueue().add([producer, consumer])
-            await consumer.waitUntilFinished()
+            await consumer.untilFinished()
             #expect(consumer.executions.current == 0)
             #expect(
                 consumer.errors.map { $0 as? OperationError } == [
@@ -148,7 +148,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let consumer = ProbeOperation()
             consumer.inject(from: producer) { _, _ in }
             OperationQueue().add([producer, consumer])
-            await consumer.waitUntilFinished()
+            await consumer.untilFinished()
             #expect(
                 consumer.errors.map { $0 as? OperationError } == [
                     .dependenciesFailed([.expected("ResultOperation<Int>")])
@@ -166,7 +166,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 if value < 0 { throw TestError(9) }
             }
             OperationQueue().add([producer, consumer])
-            await consumer.waitUntilFinished()
+            await consumer.untilFinished()
             #expect(consumer.executions.current == 0)
             #expect(testErrorIDs(consumer.errors) == [9])
         }

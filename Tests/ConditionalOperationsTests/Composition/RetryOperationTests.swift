@@ -24,7 +24,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let observer = RecordingObserver()
             retry.addObserver(observer)
             OperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             #expect(try retry.result?.get() == 3)
             #expect(retry.errors.isEmpty, "the failed attempts' errors are not the retry's")
             #expect(retry.attemptCount == 3)
@@ -36,7 +36,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let retry = RetryOperation(
                 maximumAttempts: 3, makeAttempt: Self.attempts(succeedingAt: nil, made: made))
             ConditionalOperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             #expect(testErrorIDs(retry.errors) == [3])
             #expect(made.current == 3)
             #expect(throws: TestError(3)) { try retry.result?.get() }
@@ -50,8 +50,8 @@ extension ConditionalOperationsTests.CompositionTests {
                 maximumAttempts: 5, backoff: .custom { attempt, _ in attempt < 3 ? 0 : nil },
                 makeAttempt: Self.attempts(succeedingAt: nil))
             OperationQueue().add([byPredicate, byBackOff])
-            await byPredicate.waitUntilFinished()
-            await byBackOff.waitUntilFinished()
+            await byPredicate.untilFinished()
+            await byBackOff.untilFinished()
             #expect(byPredicate.attemptCount == 2)
             #expect(testErrorIDs(byPredicate.errors) == [2])
             #expect(byBackOff.attemptCount == 3)
@@ -59,10 +59,11 @@ extension ConditionalOperationsTests.CompositionTests {
 
         @Test func waitsTheBackOffBetweenAttempts() async {
             let retry = RetryOperation(
-                maximumAttempts: 3, backoff: .constant(0.1), makeAttempt: Self.attempts(succeedingAt: 3))
+                maximumAttempts: 3, backoff: .constant(.seconds(0.1)),
+                makeAttempt: Self.attempts(succeedingAt: 3))
             let started = Date()
             OperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             let elapsed = Date().timeIntervalSince(started)
             #expect(elapsed >= 0.2)
             #expect(elapsed < 10)
@@ -71,7 +72,7 @@ extension ConditionalOperationsTests.CompositionTests {
 
         @Test func cancellingWhileBackingOffFinishesAtOnce() async {
             let firstFailed = Latch()
-            let retry = RetryOperation(maximumAttempts: 5, backoff: .constant(60)) { attempt in
+            let retry = RetryOperation(maximumAttempts: 5, backoff: .constant(.seconds(60))) { attempt in
                 let operation = ValueOperation<Int>(.failure(TestError(attempt)))
                 operation.addObserver(BlockObserver(didFinish: { _, _ in firstFailed.countDown() }))
                 return operation
@@ -97,7 +98,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(attempt.isCancelled)
             #expect(retry.state == .executing, "it waits for its attempt")
             attempt.finish(error: TestError(1))
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             #expect(retry.attemptCount == 1)
             #expect(testErrorIDs(retry.errors) == [1])
             #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
@@ -112,13 +113,13 @@ extension ConditionalOperationsTests.CompositionTests {
             let retry = RetryOperation(maximumAttempts: 3) { attempt -> ResultOperation<Int> in
                 guard attempt > 1 else {
                     let stuck = Stuck()
-                    stuck.addObserver(TimeoutObserver(timeout: 0.05))
+                    stuck.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
                     return stuck
                 }
                 return ValueOperation<Int>(.success(attempt))
             }
             OperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             #expect(try retry.result?.get() == 2)
             #expect(retry.attemptCount == 2)
         }
@@ -128,7 +129,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 ProbeOperation(attempt < 2 ? .finishWith([TestError(attempt)]) : .finishAtOnce)
             }
             OperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             #expect(retry.attemptCount == 2)
             #expect(retry.errors.isEmpty)
             #expect(throws: Never.self) { try retry.result?.get() }
@@ -140,7 +141,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let consumer = ProbeOperation()
             consumer.inject(from: retry) { _, value in received.value = value }
             OperationQueue().add([retry, consumer])
-            await consumer.waitUntilFinished()
+            await consumer.untilFinished()
             #expect(received.value == 2)
         }
 
@@ -168,17 +169,18 @@ extension ConditionalOperationsTests.CompositionTests {
                 return operation
             }
             OperationQueue().addOperation(retry)
-            await retry.waitUntilFinished()
+            await retry.untilFinished()
             await waitUntil(seconds: 10) { weakAttempt.object == nil }
             #expect(weakAttempt.object == nil)
         }
 
         @Test func backOffStrategiesComputeTheirWaits() {
             #expect(RetryBackoff.immediate.delay(afterAttempt: 4, errors: []) == 0)
-            #expect(RetryBackoff.constant(1.5).delay(afterAttempt: 4, errors: []) == 1.5)
-            let exact = RetryBackoff.exponential(initial: 0.5, multiplier: 2, maximum: 3, jitter: 0)
+            #expect(RetryBackoff.constant(.seconds(1.5)).delay(afterAttempt: 4, errors: []) == 1.5)
+            let exact = RetryBackoff.exponential(
+                initial: .seconds(0.5), multiplier: 2, maximum: .seconds(3), jitter: 0)
             #expect((1...5).map { exact.delay(afterAttempt: $0, errors: []) } == [0.5, 1, 2, 3, 3])
-            let jittered = RetryBackoff.exponential(initial: 1, multiplier: 3, jitter: 0.5)
+            let jittered = RetryBackoff.exponential(initial: .seconds(1), multiplier: 3, jitter: 0.5)
             let waits = (0..<500).compactMap { _ in jittered.delay(afterAttempt: 3, errors: []) }
             #expect(waits.allSatisfy { (4.5...9).contains($0) })
             #expect(Set(waits).count > 1, "jitter spreads the waits")

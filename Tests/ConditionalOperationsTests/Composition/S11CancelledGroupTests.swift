@@ -36,7 +36,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 (index.isMultiple(of: 2) ? conditionalQueue : plainQueue).addOperation(group)
                 if index % 3 != 0 { group.cancel() }
             }
-            for group in groups { await group.waitUntilFinished() }
+            for group in groups { await group.untilFinished() }
             #expect(await allDone.wait(), "every child of a cancelled group reaches finished")
             #expect(childrenFinishedFirst.current == 300, "each group finished after all its children")
         }
@@ -53,7 +53,7 @@ extension ConditionalOperationsTests.CompositionTests {
             executor.run(group)
             #expect(await first.executing.wait())
             group.cancel()
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(await done.wait())
             #expect(first.isCancelled && second.isCancelled)
             #expect(second.executions.current == 0, "a child held back by a dependency never executes")
@@ -70,11 +70,11 @@ extension ConditionalOperationsTests.CompositionTests {
             let group = GroupOperation(operations: [held, running])
             let done = completionLatch([held, running])
             executor.run(group)
-            try await condition.waitUntilEvaluated(timeout: 20)
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             #expect(await running.executing.wait())
             group.cancel()
             condition.answer(.satisfied)  // too late: the cancel abandoned the condition
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(await done.wait())
             #expect(held.isCancelled)
             #expect(held.executions.current == 0)
@@ -97,7 +97,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 }))
             group.cancel(with: TestError(1))
             executor.run(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(childrenFinishedFirst.value)
             #expect(observer.callbacks == ["didCancel", "didFinish"], "the group itself never executes")
             let children: [Foundation.Operation] = [slow, plain, nested]
@@ -114,7 +114,7 @@ extension ConditionalOperationsTests.CompositionTests {
             group.addObserver(
                 BlockObserver(didFinish: { _, _ in childFinishedFirst.value = child.isFinished }))
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(
                 childFinishedFirst.value, "nobody waiting on a child of a group that never ran waits forever")
             #expect(child.isCancelled)

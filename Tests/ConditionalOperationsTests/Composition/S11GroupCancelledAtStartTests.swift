@@ -64,7 +64,7 @@ extension ConditionalOperationsTests.CompositionTests {
             /// whether it held.
             @discardableResult
             func expectEveryChildFinishedBeforeTheGroup() async throws -> Bool {
-                try await group.waitUntilFinished(timeout: 10)
+                try await group.untilFinished(timeout: .seconds(10))
                 let childrenFinished = await childrenDone.wait(seconds: 10)
                 #expect(childrenFinished, "every child of the cancelled group finished")
                 #expect(childrenFinishedFirst.value, "the group finished only after all its children")
@@ -100,7 +100,7 @@ extension ConditionalOperationsTests.CompositionTests {
             probe.group.addObserver(BlockObserver(didStart: { $0.finish(errors: [TestError(1)]) }))
             probe.group.addObserver(BlockObserver(didStart: { $0.finish(errors: [TestError(2)]) }))
             executor.run(probe.group)
-            try await probe.group.waitUntilFinished(timeout: 10)
+            try await probe.group.untilFinished(timeout: .seconds(10))
             #expect(await probe.childrenDone.wait(seconds: 10), "every child of the finished group finished")
             #expect(probe.childrenFinishedFirst.value, "the group finished only after all its children")
             #expect(probe.group.executions.current == 0, "S1: execute() is not called")
@@ -110,7 +110,7 @@ extension ConditionalOperationsTests.CompositionTests {
         @Test(arguments: Executor.allCases)
         func S11_aGroupWithAZeroTimeoutRunsEveryChildBeforeFinishing(executor: Executor) async throws {
             let probe = Probe()
-            probe.group.addObserver(TimeoutObserver(timeout: 0))
+            probe.group.addObserver(TimeoutObserver(timeout: .seconds(0)))
             probe.group.waitForACancelWhileStarting()  // the timer fires while didStart is delivered
             executor.run(probe.group)
             try await probe.expectEveryChildFinishedBeforeTheGroup()

@@ -68,7 +68,7 @@ extension ConditionalOperationsTests.CompositionTests {
                     allFinishedFirst.value = children.allSatisfy(\.isFinished)
                 }))
             executor.run(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(allFinishedFirst.value, "every child finished before the group's observers heard of it")
             #expect(testErrorIDs(group.errors) == [1, 2, 3, 4])
             #expect(group.failed)
@@ -80,7 +80,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let inner = GroupOperation(operations: [ProbeOperation(.finishWith([TestError(2)])), innermost])
             let outer = GroupOperation(operations: [inner, ProbeOperation(.finishWith([TestError(1)]))])
             ConditionalOperationQueue().addOperation(outer)
-            await outer.waitUntilFinished()
+            await outer.untilFinished()
             #expect(testErrorIDs(inner.errors) == [2, 3])
             #expect(testErrorIDs(outer.errors) == [1, 2, 3])
             #expect(inner.isFinished && innermost.isFinished)
@@ -91,7 +91,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let observer = RecordingObserver()
             group.addObserver(observer)
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(group.errors.isEmpty)
             #expect(observer.callbacks == ["didStart", "didFinish"])
         }
@@ -111,7 +111,7 @@ extension ConditionalOperationsTests.CompositionTests {
             group.addObserver(
                 BlockObserver(didFinish: { _, _ in allFinishedFirst.value = late.allSatisfy(\.isFinished) }))
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(allFinishedFirst.value)
             #expect(late.allSatisfy { $0.executions.current == 1 })
             #expect(testErrorIDs(group.errors) == [2, 3])
@@ -136,7 +136,7 @@ extension ConditionalOperationsTests.CompositionTests {
             producer.produceOperation(produced)
             producer.produceOperation(producedPlain)
             producer.finish()
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(producedFinishedFirst.value)
             #expect(testErrorIDs(group.errors) == [7])
         }
@@ -147,7 +147,7 @@ extension ConditionalOperationsTests.CompositionTests {
             child.addCondition(condition)
             let group = GroupOperation(operations: [child])
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(condition.asked.current == 1)
             #expect(condition.setup.isFinished)
             #expect(child.executions.current == 1)
@@ -173,7 +173,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(group.state == .executing, "the group waits for its last child (S5)")
             #expect(!group.isFinished)
             slow.finish(error: TestError(2))
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(testErrorIDs(group.errors) == [1, 2])
             #expect(waiting.executions.current == 0)
             #expect(observer.callbacks == ["didStart", "didCancel", "didFinish"])
@@ -190,7 +190,7 @@ extension ConditionalOperationsTests.CompositionTests {
             group.addOperation(late)
             #expect(late.isCancelled)
             slow.finish()
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(late.isFinished, "the group waited for it")
             #expect(late.executions.current == 0)
         }
@@ -207,7 +207,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let all: [Foundation.Operation] = children + [plain, addedAfter]
             let done = completionLatch(all)
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(observer.callbacks == ["didCancel", "didFinish"])
             #expect(await done.wait(), "children that never ran still reach finished")
             #expect(all.allSatisfy { $0.isCancelled })
@@ -227,7 +227,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(child.state == .initialized, "no child is admitted before the group executes")
             #expect(evaluated.current == 0)
             blocker.finish()
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(evaluated.current == 1)
             #expect(child.executions.current == 1)
         }
@@ -238,7 +238,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let group = GroupOperation(operations: [child])
             group.qualityOfService = .utility
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(seen.value == .utility)
         }
 
@@ -247,14 +247,14 @@ extension ConditionalOperationsTests.CompositionTests {
             let children = (0..<200).map { ProbeOperation(.finishWith([TestError($0)])) }
             let group = GroupOperation(operations: children)
             ConditionalOperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(testErrorIDs(group.errors) == Array(0..<200))
         }
 
         @Test func S11_aChildAddedOnceTheGroupFinishedIsCancelledAndStillFinishes() async {
             let group = GroupOperation()
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             let late = ProbeOperation()
             let done = completionLatch([late])
             group.addOperation(late)
@@ -281,7 +281,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let weakGroup = WeakBox<GroupOperation>()
             weakGroup.set(group)
             OperationQueue().addOperation(group)
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(ranOnAQueue.value, "the children ran on the group's queue")
             await waitUntil(seconds: 10) { seenQueue.object == nil }
             #expect(seenQueue.object == nil, "the finished group holds no queue")

@@ -79,7 +79,7 @@ extension ConditionalOperationsTests.CompositionTests {
 
         @Test func S20_cancellingItWhileItWaitsEndsTheWaitAtOnce() async {
             let first = Latch()
-            let poll = RepeatOperation<Int>(interval: .constant(600)) { number in
+            let poll = RepeatOperation<Int>(interval: .constant(.seconds(600))) { number in
                 ClosureOperation<Int> { operation in
                     operation.finish(returning: number)
                     first.countDown()
@@ -96,7 +96,7 @@ extension ConditionalOperationsTests.CompositionTests {
 
         @Test func S20_itWaitsTheIntervalBetweenIterations() async throws {
             let starts = Locked<[ContinuousClock.Instant]>([])
-            let poll = RepeatOperation<Int>(maximumCount: 2, interval: .constant(0.2)) { number in
+            let poll = RepeatOperation<Int>(maximumCount: 2, interval: .constant(.seconds(0.2))) { number in
                 ClosureOperation<Int> { operation in
                     starts.withLock { $0.append(.now) }
                     operation.finish(returning: number)

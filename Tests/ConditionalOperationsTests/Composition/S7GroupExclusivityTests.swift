@@ -125,7 +125,7 @@ extension ConditionalOperationsTests.CompositionTests {
             #expect(child.state == .evaluatingConditions, "it waits for the category held outside")
             #expect(ExclusivityController.shared.requestCount(for: category) == 2)
             holder.finish()
-            await group.waitUntilFinished()
+            await group.untilFinished()
             #expect(child.executions.current == 1)
         }
     }

@@ -64,7 +64,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let delegate = CountingDelegate(added: added)
             queue.delegate = delegate
             queue.addOperations([fetch, process], waitUntilFinished: false)
-            await process.waitUntilFinished()
+            await process.untilFinished()
             #expect(try process.result?.get() == ["Ada", "Grace"])
             #expect(added.current == 2, "two operations, no glue")
             #expect(process.dependencies == [fetch])
@@ -75,7 +75,7 @@ extension ConditionalOperationsTests.CompositionTests {
             let process = ProcessUsersOperation()
             process.inject(from: fetch) { process, users in process.use(users) }
             OperationQueue().add([process, fetch])
-            await process.waitUntilFinished()
+            await process.untilFinished()
             #expect(fetch.errors.map { $0 as? FetchError } == [.offline])
             #expect(
                 process.errors.map { $0 as? OperationError } == [
@@ -88,13 +88,14 @@ extension ConditionalOperationsTests.CompositionTests {
         }
 
         @Test func aFlakyFetchIsRetried() async throws {
-            let fetch = RetryOperation(maximumAttempts: 3, backoff: .exponential(initial: 0.01)) { attempt in
+            let fetch = RetryOperation(maximumAttempts: 3, backoff: .exponential(initial: .seconds(0.01))) {
+                attempt in
                 FetchUsersOperation(failing: attempt < 3 ? .offline : nil)
             }
             let process = ProcessUsersOperation()
             process.inject(from: fetch) { process, users in process.use(users) }
             OperationQueue().add([fetch, process])
-            await process.waitUntilFinished()
+            await process.untilFinished()
             #expect(fetch.attemptCount == 3)
             #expect(try process.result?.get() == ["Ada", "Grace"])
         }

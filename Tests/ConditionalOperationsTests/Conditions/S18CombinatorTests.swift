@@ -50,8 +50,8 @@ extension ConditionalOperationsTests {
             operation.addCondition(first && second)
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
-            try await first.waitUntilEvaluated(timeout: 20)
-            try await second.waitUntilEvaluated(timeout: 20)  // asked before the first answered
+            try await first.waitUntilEvaluated(timeout: .seconds(20))
+            try await second.waitUntilEvaluated(timeout: .seconds(20))  // asked before the first answered
             first.answer(.satisfied)
             second.answer(.satisfied)
             #expect(await done.wait())

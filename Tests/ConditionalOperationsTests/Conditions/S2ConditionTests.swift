@@ -36,8 +36,8 @@ extension ConditionalOperationsTests {
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             // Both are asked before either answered.
-            try await first.waitUntilEvaluated(timeout: 20)
-            try await second.waitUntilEvaluated(timeout: 20)
+            try await first.waitUntilEvaluated(timeout: .seconds(20))
+            try await second.waitUntilEvaluated(timeout: .seconds(20))
             #expect(operation.state == .evaluatingConditions)
             second.answer(.satisfied)
             first.answer(.satisfied)

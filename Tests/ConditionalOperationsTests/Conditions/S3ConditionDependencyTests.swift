@@ -42,7 +42,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             operation.start()
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(operation.executions.current == 1)
             #expect(condition.asked.current == 1)
         }

@@ -72,7 +72,7 @@ extension ConditionalOperationsTests {
         @Test func S9_aTimedOutDependencyCountsAsFailedNotCancelled() async {
             let upload = ProbeOperation(.never)
             upload.name = "upload"
-            upload.addObserver(TimeoutObserver(timeout: 0.05))
+            upload.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
             let dependent = ProbeOperation()
             dependent.addCondition(NoFailedDependencies(ignoringCancellations: true))
             dependent.addDependency(upload)
@@ -92,7 +92,7 @@ extension ConditionalOperationsTests {
         @Test func S9_aTimedOutProducerIsReportedAsFailed() async {
             let producer = ClosureOperation<Int> { _ in }  // never finishes by itself
             producer.name = "fetch"
-            producer.addObserver(TimeoutObserver(timeout: 0.05))
+            producer.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
             let consumer = ValueOperation<Bool>(.success(true))
             consumer.inject(from: producer) { _, _ in Issue.record("handed over from a timed-out producer") }
             let done = completionLatch([consumer])

@@ -49,7 +49,7 @@ extension ConditionalOperationsTests {
             operation.addCondition(pending)
             let done = completionLatch([operation])
             Self.queue(conditional: conditional).addOperation(operation)
-            try await pending.waitUntilEvaluated(timeout: 20)
+            try await pending.waitUntilEvaluated(timeout: .seconds(20))
             guard case .conditions(let unanswered, let waited) = operation.diagnosis.reason else {
                 Issue.record("expected conditions, got \(operation.diagnosis)")
                 return

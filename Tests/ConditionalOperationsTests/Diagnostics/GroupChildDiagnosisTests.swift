@@ -27,7 +27,7 @@ extension ConditionalOperationsTests {
                     == "ProbeOperation 'child' (initialized): waiting for its group GroupOperation 'sync' to start"
             )
             blocker.finish()
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(child.diagnosis.description.hasSuffix("(finished): finished"))
         }
 

@@ -79,7 +79,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(producer)
             await producer.untilFinished()
             for operation in produced.operations {
-                await (operation as? ConditionalOperation)?.waitUntilFinished()
+                await (operation as? ConditionalOperation)?.untilFinished()
             }
             #expect(produced.operations.count == 3)
         }

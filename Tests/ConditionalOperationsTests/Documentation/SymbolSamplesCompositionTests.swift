@@ -238,13 +238,13 @@ extension ConditionalOperationsTests {
         @Test func aGroupsProgress() async throws {
             let progressView = ProgressView()
             let group = groupProgress(queue: OperationQueue(), progressView: progressView)
-            try await group.waitUntilFinished(timeout: .seconds(5))
+            try await group.untilFinished(timeout: .seconds(5))
             #expect(progressView.observedProgress?.totalUnitCount == 3)
         }
 
         @Test func anInjection() async throws {
             let process = inject(queue: OperationQueue())
-            try await process.waitUntilFinished(timeout: .seconds(5))
+            try await process.untilFinished(timeout: .seconds(5))
             #expect(saved.withLock { $0 }.contains(User(name: "Ada")))
         }
 
@@ -254,13 +254,13 @@ extension ConditionalOperationsTests {
             let queue = OperationQueue()
             queue.addOperation(fetch)
             queue.addOperation(process)
-            try await process.waitUntilFinished(timeout: .seconds(5))
+            try await process.untilFinished(timeout: .seconds(5))
             #expect(process.users == [User(name: "Ada")])
         }
 
         @Test func aGroup() async throws {
             let group = groupOperation(queue: OperationQueue())
-            try await group.waitUntilFinished(timeout: .seconds(5))
+            try await group.untilFinished(timeout: .seconds(5))
             #expect(group.errors.isEmpty)
         }
 
@@ -303,7 +303,7 @@ extension ConditionalOperationsTests {
 
         @Test func suspendedAndResumedUploads() async throws {
             let uploads = suspendedUploads(files: ["a", "b", "c"], queue: OperationQueue())
-            try await uploads.waitUntilFinished(timeout: .seconds(5))
+            try await uploads.untilFinished(timeout: .seconds(5))
             #expect(uploads.children.allSatisfy { $0.isFinished })
         }
 

@@ -30,9 +30,9 @@ extension ConditionalOperationsTests {
             upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))  // at most 3 at once
             let queue = OperationQueue()
             for operation in [alert, sync, upload] { queue.addOperation(operation) }
-            try await alert.waitUntilFinished(timeout: .seconds(5))
-            try await sync.waitUntilFinished(timeout: .seconds(5))
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await alert.untilFinished(timeout: .seconds(5))
+            try await sync.untilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
         }
 
         // AllOf
@@ -43,7 +43,7 @@ extension ConditionalOperationsTests {
             upload.addCondition(AllOf([signedIn, online]))
             upload.addCondition(signedIn && online)  // the same
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
         }
 
@@ -55,7 +55,7 @@ extension ConditionalOperationsTests {
             download.addCondition(AnyOf([onWiFi, userAllowsCellular]))
             download.addCondition(onWiFi || userAllowsCellular)  // the same
             OperationQueue().addOperation(download)
-            try await download.waitUntilFinished(timeout: .seconds(5))
+            try await download.untilFinished(timeout: .seconds(5))
             #expect(download.errors.isEmpty)
         }
 
@@ -65,7 +65,7 @@ extension ConditionalOperationsTests {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
             upload.addCondition(SkippingCondition(BlockCondition(name: "has changes") { !changes.isEmpty }))
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.isSkipped && upload.errors.isEmpty)
         }
 
@@ -74,7 +74,7 @@ extension ConditionalOperationsTests {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
             upload.addCondition(MutuallyExclusive(category: "uploads", limit: 3))
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
             await expectVoidValue(upload)
         }
@@ -84,7 +84,7 @@ extension ConditionalOperationsTests {
             let fetch = ClosureOperation<Void>(name: "fetch") { $0.finish() }
             fetch.addCondition(RateLimit("api", permits: 10, per: .seconds(1)))  // 10 a second at most
             OperationQueue().addOperation(fetch)
-            try await fetch.waitUntilFinished(timeout: .seconds(5))
+            try await fetch.untilFinished(timeout: .seconds(5))
             #expect(fetch.errors.isEmpty)
         }
 
@@ -94,7 +94,7 @@ extension ConditionalOperationsTests {
             let upload = ClosureOperation<Void>(name: "upload") { $0.finish() }
             upload.addCondition(MutuallyExclusive(uploads))  // at most 3 at once
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
             await expectVoidValue(upload)
         }
@@ -105,7 +105,7 @@ extension ConditionalOperationsTests {
             let export = ClosureOperation<Void>(name: "export") { $0.finish() }
             export.addCondition(MutuallyExclusive(reports))
             OperationQueue().addOperation(export)
-            try await export.waitUntilFinished(timeout: .seconds(5))
+            try await export.untilFinished(timeout: .seconds(5))
             #expect(export.errors.isEmpty)
             await expectVoidValue(export)
         }
@@ -116,7 +116,7 @@ extension ConditionalOperationsTests {
             let session = Session()
             upload.addCondition(AsyncCondition(name: "signed in") { await session.isSignedIn })
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
         }
     }

@@ -93,8 +93,23 @@ private func resizeImages(urls: [URL], queue: OperationQueue, progressView: Prog
 
 extension ConditionalOperationsTests {
     @Suite struct SymbolSamplesDiagnosticsTests {
-        @Test func aDiagnosisReason() {
-            warnAboutSlowConditions(QuickOperation())
+        /// The sample warns only once the conditions waited more than 30 s: not for one that
+        /// waits now, which the diagnosis names.
+        @Test func aDiagnosisReason() async throws {
+            let condition = ManualCondition(name: "sample-unanswered")
+            let operation = QuickOperation()
+            operation.addCondition(condition)
+            ConditionalOperationQueue().addOperation(operation)
+            try await condition.waitUntilEvaluated(timeout: .seconds(10))
+            warnAboutSlowConditions(operation)
+            guard case .conditions(let unanswered, let waited) = operation.diagnosis.reason else {
+                Issue.record("not waiting for its condition: \(operation.diagnosis)")
+                return
+            }
+            #expect(unanswered == ["sample-unanswered"] && waited < 30)
+            #expect(!Printed.lines.contains { $0.contains("sample-unanswered") }, "warned too early")
+            condition.answer(.satisfied)
+            try await operation.untilFinished(timeout: .seconds(10))
         }
 
         @Test func aMermaidGraphInMarkdown() {
@@ -108,7 +123,7 @@ extension ConditionalOperationsTests {
             OperationLoggerSample.attach(to: queue)
             let operation = QuickOperation()
             queue.addOperation(operation)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(queue.logger is OperationLoggerSample.SwiftLogOperationLogger)
             _ = writeTheGraph
             _ = writeTheDOT
@@ -144,15 +159,18 @@ extension ConditionalOperationsTests {
             let progressView = ProgressView()
             let urls = [URL(fileURLWithPath: "/a.png"), URL(fileURLWithPath: "/b.png")]
             let resize = resizeImages(urls: urls, queue: OperationQueue(), progressView: progressView)
-            try await resize.waitUntilFinished(timeout: .seconds(5))
+            try await resize.untilFinished(timeout: .seconds(5))
             #expect(progressView.observedProgress?.completedUnitCount == 2)
         }
 
         // OperationDiagnosis
         @Test func printingADiagnosis() {
             let operation = QuickOperation()
+            operation.name = "printed-diagnosis"
             print(operation.diagnosis)
             // FetchUsers 'users' (evaluatingConditions): evaluating conditions for 12.0 s; not answered: Reachable
+            let line = "QuickOperation 'printed-diagnosis' (initialized): not added to a queue or started yet"
+            #expect(Printed.lines.contains(line))
         }
     }
 }

@@ -32,7 +32,7 @@ extension ConditionalOperationsTests {
             let sync = SyncOperation()
             sync.addDeadline(after: .seconds(30))
             queue.addOperation(sync)
-            try await sync.waitUntilFinished(timeout: .seconds(5))
+            try await sync.untilFinished(timeout: .seconds(5))
             #expect(sync.errors.isEmpty)
         }
 
@@ -41,7 +41,7 @@ extension ConditionalOperationsTests {
             let upload = SyncOperation()
             upload.addObserver(TimeoutObserver(timeout: .seconds(30)))
             OperationQueue().addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
         }
 
@@ -49,7 +49,7 @@ extension ConditionalOperationsTests {
             let operation = SyncOperation()
             observe(operation, viewModel: ViewModel())
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
         }
     }
 }

@@ -73,7 +73,7 @@ extension ConditionalOperationsTests {
         @Test func aConditionalOperation() async throws {
             let fetch = ConditionalOperationSample.FetchOperation()
             OperationQueue().addOperation(fetch)
-            try await fetch.waitUntilFinished(timeout: .seconds(5))
+            try await fetch.untilFinished(timeout: .seconds(5))
             #expect(fetch.errors.isEmpty)
         }
 
@@ -85,7 +85,7 @@ extension ConditionalOperationsTests {
             let queue = OperationQueue()
             queue.addOperation(parse)
             queue.addOperation(save)
-            try await save.waitUntilFinished(timeout: .seconds(5))
+            try await save.untilFinished(timeout: .seconds(5))
             try failedDependencies(save: save)
             #expect(logged.all.count == 1)
             #expect(logged.all.first?.hasPrefix("parse: [") == true)
@@ -101,7 +101,7 @@ extension ConditionalOperationsTests {
             let queue = OperationQueue()
             queue.addOperation(dependency)
             queue.addOperation(operation)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(operation.errors.first is OperationError)
         }
     }

@@ -51,7 +51,7 @@ extension ConditionalOperationsTests {
             let observer = RecordingObserver()
             operation.addObserver(observer)
             queue.addOperation(operation)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(observer.log == ["didStart", "didProduce(BlockOperation)", "didFinish(0)"])
             #expect(observer.callbacks == ["didStart", "didProduce", "didFinish"])
             #expect(observer.overlapCount == 0)
@@ -85,7 +85,7 @@ extension ConditionalOperationsTests {
             operation.addObserver(observer)
             operation.cancel()
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(observer.callbacks == ["didCancel", "didFinish"], "it never started")
         }
 
@@ -99,7 +99,7 @@ extension ConditionalOperationsTests {
             try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
             #expect(upload.state == .evaluatingConditions)
             signedIn.answer(.failed(SessionError.expired))
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.count == 1)
         }
 
@@ -116,7 +116,7 @@ extension ConditionalOperationsTests {
             #expect(upload.diagnosis.description.contains("not answered: reachable"))
             condition.answer(.satisfied)
             condition.answer(.failed(CocoaError(.userCancelled)))  // for evaluations asked from now on
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(operation.errors.isEmpty)
             #expect(condition.evaluationCount == 1, "asked once, not again after the dependency finished")
             condition.evaluate(for: operation) { result in print(result) }  // what the library does
@@ -133,7 +133,7 @@ extension ConditionalOperationsTests {
             signedIn.answer(.satisfied)
             try await upload.waitUntil(.executing, timeout: .seconds(5))
             upload.cancel()
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
         }
 
         // ConditionalOperation.waitUntilFinished(timeout:), .waitUntil(_:timeout:)
@@ -142,12 +142,12 @@ extension ConditionalOperationsTests {
             let download = Upload(name: "download")
             let queue = OperationQueue()
             queue.addOperation(upload)
-            try await upload.waitUntilFinished(timeout: .seconds(5))
+            try await upload.untilFinished(timeout: .seconds(5))
             #expect(upload.errors.isEmpty)
             queue.addOperation(download)
             try await download.waitUntil(.executing, timeout: .seconds(5))
             download.cancel()
-            try await download.waitUntilFinished(timeout: .seconds(5))
+            try await download.untilFinished(timeout: .seconds(5))
         }
 
         // WaitTimeoutError
@@ -155,7 +155,7 @@ extension ConditionalOperationsTests {
             let upload = QuickOperation()
             OperationQueue().addOperation(upload)
             do {
-                try await upload.waitUntilFinished(timeout: .seconds(5))
+                try await upload.untilFinished(timeout: .seconds(5))
             } catch let error as WaitTimeoutError {
                 print(error)
                 // waited 5.0 s for Upload 'photos' to finish; it is Upload 'photos' (evaluatingConditions):
@@ -165,7 +165,7 @@ extension ConditionalOperationsTests {
 
         // WaitTimeoutError.Awaited's cases
         func theAwaitedEvents(upload: ConditionalOperation, signedIn: ManualCondition) async throws {
-            try await upload.waitUntilFinished(timeout: .seconds(5))  // throws .finished
+            try await upload.untilFinished(timeout: .seconds(5))  // throws .finished
             try await upload.waitUntil(.executing, timeout: .seconds(5))  // throws .state(.executing)
             try await signedIn.waitUntilEvaluated(timeout: .seconds(5))  // throws .evaluation
         }

@@ -30,7 +30,7 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         #expect(observer.log.isEmpty)
 
         signedIn.answer(.satisfied)
-        try await publish.waitUntilFinished(timeout: .seconds(5))
+        try await publish.untilFinished(timeout: .seconds(5))
         #expect(observer.log == ["didStart", "didFinish(0)"])
     }
 
@@ -43,7 +43,7 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
         publish.addObserver(observer)
         OperationQueue().addOperation(publish)
 
-        try await publish.waitUntilFinished(timeout: .seconds(5))
+        try await publish.untilFinished(timeout: .seconds(5))
         #expect(observer.log == ["didFinish(1)"])
         #expect(publish.errors.first as? SignInError == .refused)
     }
@@ -56,7 +56,7 @@ final class PublishOperation: ConditionalOperation, @unchecked Sendable {
 
         try await publish.waitUntil(.executing, timeout: .seconds(5))
         publish.cancel()
-        try await publish.waitUntilFinished(timeout: .seconds(5))
+        try await publish.untilFinished(timeout: .seconds(5))
         #expect(observer.callbacks.first == "didStart")
         #expect(observer.callbacks.last == "didFinish")
     }

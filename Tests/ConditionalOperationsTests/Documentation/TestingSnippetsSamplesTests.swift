@@ -29,14 +29,14 @@ extension ConditionalOperationsTests {
             #expect(publish.state == .evaluatingConditions)
             signedIn.answer(.failed(SignInError.refused))
 
-            try await publish.waitUntilFinished(timeout: .seconds(5))
+            try await publish.untilFinished(timeout: .seconds(5))
             #expect(publish.errors.first as? SignInError == .refused)
         }
 
         @Test func waitsWithATimeBound() async throws {
             let publish = PublishOperation()
             OperationQueue().addOperation(publish)
-            try await publish.waitUntilFinished(timeout: .seconds(5))  // finished, observers returned
+            try await publish.untilFinished(timeout: .seconds(5))  // finished, observers returned
             try await publish.waitUntil(.executing, timeout: .seconds(5))  // executing, or later
             #expect(publish.isFinished)
         }
@@ -49,7 +49,7 @@ extension ConditionalOperationsTests {
             ConditionalOperationQueue().addOperation(operation)
             #expect(await operation.produced.wait())
             operation.cancel(with: SignInError.refused)
-            try await operation.waitUntilFinished(timeout: .seconds(5))
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(observer.log == ["didStart", "didProduce(thumbnail)", "didCancel(1)", "didFinish(1)"])
             #expect(observer.callbacks == ["didStart", "didProduce", "didCancel", "didFinish"])
         }
@@ -65,7 +65,7 @@ extension ConditionalOperationsTests {
 
             try await signedIn.waitUntilEvaluated(timeout: .seconds(5))
             signedIn.answer(.satisfied)
-            try await publish.waitUntilFinished(timeout: .seconds(5))
+            try await publish.untilFinished(timeout: .seconds(5))
             #expect(observer.log == ["didStart", "didFinish(0)"])
         }
     }

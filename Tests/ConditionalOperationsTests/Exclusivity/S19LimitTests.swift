@@ -119,7 +119,7 @@ extension ConditionalOperationsTests {
             #expect(MutuallyExclusive(category: three, limit: 3).limit == 3, "the same limit again is fine")
         }
 
-        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
             @Test func S19_aDifferentLimitForACategoryTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     _ = MutuallyExclusive(category: "uploads", limit: 3)

@@ -259,7 +259,7 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
         }
 
-        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
             @Test func S28_anotherRateForANameTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     _ = RateLimit("api", permits: 10, per: .seconds(1))

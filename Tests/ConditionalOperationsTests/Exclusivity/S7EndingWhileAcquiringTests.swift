@@ -77,7 +77,7 @@ extension ConditionalOperationsTests {
             fresh.addCondition(MutuallyExclusive(category: category))
             (queue ?? OperationQueue()).addOperation(fresh)
             do {
-                try await fresh.waitUntilFinished(timeout: 5)
+                try await fresh.untilFinished(timeout: .seconds(5))
             } catch {
                 Issue.record("round \(round): \(error)")
                 return false
@@ -100,7 +100,7 @@ extension ConditionalOperationsTests {
             } else {
                 operation.start()
             }
-            try await condition.waitUntilEvaluated(timeout: 5)
+            try await condition.waitUntilEvaluated(timeout: .seconds(5))
             return (operation, condition)
         }
 
@@ -109,7 +109,7 @@ extension ConditionalOperationsTests {
             case .cancel: operation.cancel()
             case .cancelWithError: operation.cancel(with: TestError(1))
             case .finish: operation.finish(error: TestError(2))
-            case .deadline: operation.addDeadline(after: 0)
+            case .deadline: operation.addDeadline(after: .seconds(0))
             }
         }
 
@@ -135,7 +135,7 @@ extension ConditionalOperationsTests {
             await waitUntil(seconds: 5) { operation.isRequestingCategories }
             #expect(operation.isRequestingCategories, "the last answer asked for the categories")
             end(operation, ending)
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.untilFinished(timeout: .seconds(5))
             held.release()
             #expect(await answered.wait())
             withExtendedLifetime(parent) {}
@@ -169,7 +169,7 @@ extension ConditionalOperationsTests {
             let (operation, condition) = try await operationAsked(category: category, queue: queue)
             await together(
                 { condition.answer(.satisfied) }, after: 0, { end(operation, ending) }, after: jitter)
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.untilFinished(timeout: .seconds(5))
             let ended = WeakBox<ConditionalOperation>()
             ended.set(operation)
             return ended

@@ -85,6 +85,8 @@ extension ConditionalOperationsTests {
                 followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow),
                 "no observer and no KVO: execute() without a trip through the effects")
             #expect(machine.state == .executing)
+            // Where `isExecuting` is posted, the start is announced first, and `execute()` follows.
+            if Machine.postsExecutingKVO { #expect(Self.drain(&machine) == ["didStart", "execute"]) }
             guard case .deliverNow(.finish, _) = machine.finish(errors: []) else {
                 Issue.record("nothing else to deliver: the finishing callback is delivered at once")
                 return
@@ -102,7 +104,7 @@ extension ConditionalOperationsTests {
             #expect(followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow))
             var told = Self.readyMachine()
             _ = told.addObserver(BlockObserver(didFinish: { _, _ in }))
-            _ = told.addObserver(TimeoutObserver(timeout: 60))
+            _ = told.addObserver(TimeoutObserver(timeout: .seconds(60)))
             guard case .launched(.announceStart) = told.start() else {
                 Issue.record("an observer that may act on the start is told first")
                 return

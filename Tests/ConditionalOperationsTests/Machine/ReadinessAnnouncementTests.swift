@@ -65,7 +65,7 @@ extension ConditionalOperationsTests {
                 let operation = CountingOperation()
                 operation.addCondition(condition)
                 queue.addOperation(operation)
-                try await condition.waitUntilEvaluated(timeout: 10)
+                try await condition.waitUntilEvaluated(timeout: .seconds(10))
                 let reading = Locked(true)
                 let readers = Latch(count: 2)
                 for _ in 0..<2 {
@@ -82,7 +82,7 @@ extension ConditionalOperationsTests {
                 let announced = operation.announcements.current
                 #expect(announced >= 1 && announced <= Self.bound, "\(announced) announcements")
                 queue.isSuspended = false
-                try await operation.waitUntilFinished(timeout: 10)
+                try await operation.untilFinished(timeout: .seconds(10))
             }
         }
 
@@ -98,13 +98,13 @@ extension ConditionalOperationsTests {
             let operation = CountingOperation(readsPerNotification: reads)
             operation.addCondition(condition)
             queue.addOperation(operation)
-            try await condition.waitUntilEvaluated(timeout: 10)
+            try await condition.waitUntilEvaluated(timeout: .seconds(10))
             condition.answer(.satisfied)
             await Self.pause(0.05)
             let announced = operation.announcements.current
             #expect(announced >= 1 && announced <= Self.bound, "\(announced) announcements")
             queue.isSuspended = false
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
         }
     }
 }

@@ -56,7 +56,7 @@ extension ConditionalOperationsTests {
             #expect(group.errors.isEmpty)
         }
 
-        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
             @Test func S34_aGroupOfNoChildAtATimeStops() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let group = GroupOperation()
@@ -82,7 +82,7 @@ extension ConditionalOperationsTests {
 
             @Test func S34_aTimeoutOfNaNStops() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = TimeoutObserver(timeout: .nan)
+                    _ = DeprecatedForms.timeoutObserver(seconds: .nan)
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
                 #expect(message.contains("TimeoutObserver(timeout: nan)"))
@@ -92,7 +92,7 @@ extension ConditionalOperationsTests {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let operation = ConditionalOperation()
                     operation.name = "Upload"
-                    operation.addDeadline(after: TimeInterval.nan)
+                    DeprecatedForms.addDeadline(to: operation, seconds: .nan)
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
                 #expect(message.contains("ConditionalOperation 'Upload'.addDeadline(after: nan)"))
@@ -101,7 +101,7 @@ extension ConditionalOperationsTests {
 
             @Test func S34_aDelayOfNaNStops() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = DelayOperation(interval: TimeInterval.nan)
+                    _ = DeprecatedForms.delayOperation(seconds: .nan)
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
                 #expect(message.contains("DelayOperation(interval: nan)"))
@@ -109,7 +109,7 @@ extension ConditionalOperationsTests {
 
             @Test func S34_aBackOffOfNaNStops() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = RetryBackoff.exponential(initial: 1, multiplier: .nan)
+                    _ = RetryBackoff.exponential(initial: .seconds(1), multiplier: .nan)
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
                 #expect(message.contains("multiplier is nan"))

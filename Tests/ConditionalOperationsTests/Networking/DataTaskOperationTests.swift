@@ -54,7 +54,7 @@ extension ConditionalOperationsTests {
             let server = try LocalHTTPServer()
             defer { server.stop() }
             let download = DataTaskOperation(url: server.url("/never"))
-            download.addObserver(TimeoutObserver(timeout: 0.5))
+            download.addObserver(TimeoutObserver(timeout: .seconds(0.5)))
             #expect(await Self.run(download))
             #expect(download.isCancelled)
             #expect(download.errors.map { "\($0)" } == ["timed out after 0.5 s"], "the cancel's error alone")

@@ -15,7 +15,7 @@ extension ConditionalOperationsTests {
             operation.produceOperation(BlockOperation {})
             operation.cancel()
             operation.finish()
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
         }
 
         @Test func S1_everyClosureOfEveryFormIsCalled() async {

@@ -15,7 +15,7 @@ extension ConditionalOperationsTests {
         func aConditionThatNeverAnswersEndsAtTheDeadline(conditional: Bool) async {
             let operation = ProbeOperation()
             operation.addCondition(ManualCondition())
-            operation.addDeadline(after: 0.05)
+            operation.addDeadline(after: .seconds(0.05))
             let done = completionLatch([operation])
             Self.queue(conditional: conditional).addOperation(operation)
             #expect(await done.wait())
@@ -33,7 +33,7 @@ extension ConditionalOperationsTests {
             let queue = Self.queue(conditional: conditional)
             queue.addOperation(holder)
             #expect(await holder.executing.wait())
-            waiter.addDeadline(after: 0.05)
+            waiter.addDeadline(after: .seconds(0.05))
             let done = completionLatch([waiter])
             queue.addOperation(waiter)
             #expect(await done.wait())
@@ -64,7 +64,7 @@ extension ConditionalOperationsTests {
             let finished = Latch()
             do {
                 let operation = ProbeOperation()
-                operation.addDeadline(after: 0.05)
+                operation.addDeadline(after: .seconds(0.05))
                 let done = completionLatch([operation])
                 OperationQueue().addOperation(operation)
                 #expect(await done.wait())

@@ -98,27 +98,15 @@ extension ConditionalOperationsTests {
             try await condition.waitUntilEvaluated(timeout: .seconds(20))
             condition.answer(.satisfied)
             try await operation.waitUntil(.executing, timeout: .seconds(20))
-            try await operation.waitUntilFinished(timeout: .seconds(20))
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(operation.isFinished)
 
             let stuck = ProbeOperation(.never)
             OperationQueue().addOperation(stuck)
             await #expect(throws: WaitTimeoutError.self) {
-                try await stuck.waitUntilFinished(timeout: .milliseconds(50))
+                try await stuck.untilFinished(timeout: .milliseconds(50))
             }
             stuck.cancel()
-        }
-
-        @Test func S24_aTimeIntervalLiteralStillCompilesAndMeansSeconds() async {
-            // An integer literal is a TimeInterval: Duration is not expressible by one.
-            let operation = ProbeOperation(.never)
-            operation.addObserver(TimeoutObserver(timeout: 0))
-            operation.addDeadline(after: 10)
-            _ = (DelayOperation(interval: 1), RetryBackoff.constant(2), RetryBackoff.exponential(initial: 1))
-            let done = completionLatch([operation])
-            OperationQueue().addOperation(operation)
-            #expect(await done.wait())
-            #expect(operation.errors.first as? OperationError == .timedOut(0))
         }
     }
 }

@@ -8,7 +8,7 @@ extension ConditionalOperationsTests {
     @Suite struct S8TimeoutTests {
         @Test func S8_anOperationThatNeverFinishesIsCancelledWithTimedOut() async {
             let operation = ProbeOperation(.never)
-            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            operation.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
             let observer = RecordingObserver()
             operation.addObserver(observer)
             let done = completionLatch([operation])
@@ -23,7 +23,7 @@ extension ConditionalOperationsTests {
         @Test(arguments: [0, -0.5])
         func S8_aZeroOrNegativeTimeoutTimesOutAsItStarts(timeout: TimeInterval) async {
             let operation = ProbeOperation(.never)
-            operation.addObserver(TimeoutObserver(timeout: timeout))
+            operation.addObserver(TimeoutObserver(timeout: .seconds(timeout)))
             let observer = RecordingObserver()
             operation.addObserver(observer)
             let done = completionLatch([operation])
@@ -36,7 +36,7 @@ extension ConditionalOperationsTests {
 
         @Test func S8_anOperationThatFinishesInTimeIsNotCancelled() async {
             let operation = ProbeOperation(.finishAtOnce)
-            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            operation.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             #expect(await done.wait())
@@ -52,10 +52,10 @@ extension ConditionalOperationsTests {
             let condition = ManualCondition()
             let operation = ProbeOperation(.finishAtOnce)
             operation.addCondition(condition)
-            operation.addObserver(TimeoutObserver(timeout: 0.05))
+            operation.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
-            try await condition.waitUntilEvaluated(timeout: 20)
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             let pastDeadline = Latch()
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
             #expect(await pastDeadline.wait())

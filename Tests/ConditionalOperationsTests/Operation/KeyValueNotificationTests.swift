@@ -29,6 +29,7 @@ extension ConditionalOperationsTests {
                 case .isReady: isReady
                 case .isExecuting: isExecuting
                 case .isFinished: isFinished
+                case .isCancelled: isCancelled
                 }
             }
 
@@ -53,9 +54,9 @@ extension ConditionalOperationsTests {
             let operation = RecordingOperation()
             operation.addCondition(condition)
             queue.addOperation(operation)
-            try await condition.waitUntilEvaluated(timeout: 10)
+            try await condition.waitUntilEvaluated(timeout: .seconds(10))
             condition.answer(.satisfied)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             Self.expectPairs(operation.recorded(.isReady), from: false, to: true)
         }
 
@@ -65,7 +66,7 @@ extension ConditionalOperationsTests {
             operation.addCondition(ManualCondition())
             queue.addOperation(operation)
             operation.cancel()
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             Self.expectPairs(operation.recorded(.isReady), from: false, to: true)
         }
 
@@ -77,7 +78,7 @@ extension ConditionalOperationsTests {
             operation.addObserver(
                 BlockObserver(didStart: { operation in started.record("didStart \(operation.isExecuting)") }))
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             // The wait ends with the `events` stream, in the trip that finishes the operation: the
             // `didChange` notifications come right after it, unlocked.
             await waitUntil { operation.recorded(.isExecuting).count == 4 }
@@ -92,9 +93,39 @@ extension ConditionalOperationsTests {
         @Test func isFinishedChangesBetweenWillAndDid() async throws {
             let operation = RecordingOperation()
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             await waitUntil { operation.recorded(.isFinished).count == 2 }  // see above
             #expect(operation.recorded(.isFinished) == ["will isFinished false", "did isFinished true"])
+        }
+
+        /// S4: `isCancelled` reads `false` at `willChangeValue` and `true` at `didChangeValue`;
+        /// a second cancel changes nothing and tells nothing. Posted where Foundation listens
+        /// (Apple platforms, and `-DAPPLE_FOUNDATION_PATHS` builds on Linux).
+        @Test(.enabled(if: ObservedProperty.isCancelled.isPosted))
+        func isCancelledChangesBetweenWillAndDid() async throws {
+            let operation = RecordingOperation()
+            operation.addCondition(ManualCondition())
+            OperationQueue().addOperation(operation)
+            operation.cancel()
+            operation.cancel()
+            try await operation.untilFinished(timeout: .seconds(10))
+            #expect(operation.recorded(.isCancelled) == ["will isCancelled false", "did isCancelled true"])
+        }
+
+        /// S27: a joiner cancelled through the operation it joined is told as a cancel of its own.
+        @Test(.enabled(if: ObservedProperty.isCancelled.isPosted))
+        func aJoinerCancelledThroughTheOperationItJoinedChangesBetweenWillAndDid() async throws {
+            let queue = ConditionalOperationQueue()
+            let joined = RecordingOperation()
+            joined.coalescingKey = "kvo"
+            joined.addCondition(ManualCondition())
+            let joiner = RecordingOperation()
+            joiner.coalescingKey = "kvo"
+            queue.add([joined, joiner])
+            joined.cancel()
+            try await joiner.untilFinished(timeout: .seconds(10))
+            #expect(joiner.isCancelled)
+            #expect(joiner.recorded(.isCancelled) == ["will isCancelled false", "did isCancelled true"])
         }
     }
 }

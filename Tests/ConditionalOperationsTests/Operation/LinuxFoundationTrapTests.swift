@@ -49,7 +49,7 @@ extension ConditionalOperationsTests {
             let unrelated = ProbeOperation()
             let unrelatedDone = completionLatch([unrelated])
             queue.addOperation(waiting)
-            try await slow.waitUntilEvaluated(timeout: 20)
+            try await slow.waitUntilEvaluated(timeout: .seconds(20))
             queue.addOperation(unrelated)
             #expect(await unrelatedDone.wait(), "an unrelated operation runs while a condition is pending")
             #expect(waiting.state == .evaluatingConditions)

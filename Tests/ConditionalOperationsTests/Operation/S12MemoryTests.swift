@@ -40,7 +40,7 @@ extension ConditionalOperationsTests {
                 #expect(await producedDone.wait())
             }
             operation.finish()
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             // The thread that told the observers lets go of its copy of them as it returns, which may
             // come after the waiter resumed: bounded, as for the produced operation.
             await waitUntil { weakObserver == nil && weakCondition == nil }
@@ -63,7 +63,7 @@ extension ConditionalOperationsTests {
                 operation.addCondition(LaterCondition())
                 operation.addObserver(RecordingObserver())
                 queue.add([dependency, operation])
-                await operation.waitUntilFinished()
+                await operation.untilFinished()
                 #expect(operation.dependencies == [dependency], "no hidden helper operations")
             }
             await waitUntil { weakOperation == nil && weakQueue == nil }

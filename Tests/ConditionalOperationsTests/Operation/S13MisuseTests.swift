@@ -5,7 +5,7 @@ import Testing
 extension ConditionalOperationsTests {
     /// S13: misuse traps with a message naming the operation and the rule.
     @Suite struct S13MisuseTests {
-        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
             @Test func S13_startingTwiceTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let operation = ConditionalOperation()
@@ -19,7 +19,7 @@ extension ConditionalOperationsTests {
             }
         #endif
 
-        #if compiler(>=6.2)  // exit tests arrived in Swift Testing 6.2
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
             @Test func S13_addingAConditionAfterEvaluationTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let operation = ConditionalOperation()

@@ -63,7 +63,7 @@ extension ConditionalOperationsTests {
                         if returnsAValue { operation.finish(returning: round) } else { operation.finish() }
                     }, after: round % 64,
                     { operation.cancel(with: TestError(9)) }, after: round / 64 % 8)
-                try await operation.waitUntilFinished(timeout: 5)
+                try await operation.untilFinished(timeout: .seconds(5))
                 guard
                     Self.expectOneOutcome(
                         operation, observer: observer, cancelError: TestError(9),
@@ -96,7 +96,7 @@ extension ConditionalOperationsTests {
             let operation = ClosureOperation<Int> { operation in
                 DispatchQueue.global().async { operation.finish(returning: round) }
             }
-            operation.addObserver(TimeoutObserver(timeout: 0))
+            operation.addObserver(TimeoutObserver(timeout: .seconds(0)))
             do {
                 let value = try await queue.run(operation)
                 guard value == round, !operation.isCancelled, operation.errors.isEmpty else {
@@ -169,7 +169,7 @@ extension ConditionalOperationsTests {
             #expect(!operation.isCancelled, "not yet: the override calls super later")
             #expect(operation.errors.isEmpty, "the error waits for the cancel to take effect")
             await operation.cancelNow()
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(operation.isCancelled)
             #expect(Self.expectOneOutcome(operation, observer: observer, cancelError: TestError(9), value: 7))
         }
@@ -182,7 +182,7 @@ extension ConditionalOperationsTests {
             operation.cancel(with: TestError(9))
             operation.finish(returning: 7)
             await operation.cancelNow()
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(!operation.isCancelled)
             #expect(Self.expectOneOutcome(operation, observer: observer, cancelError: TestError(9), value: 7))
         }
@@ -196,7 +196,7 @@ extension ConditionalOperationsTests {
             operation.cancel(with: TestError(1))
             operation.cancel(with: TestError(2))
             operation.finish()
-            try await operation.waitUntilFinished(timeout: 5)
+            try await operation.untilFinished(timeout: .seconds(5))
             #expect(operation.errors.map { "\($0)" } == ["\(TestError(1))", "\(TestError(2))"])
             #expect(observer.callbacks.filter { $0 == "didCancel" }.count == 1)
         }

@@ -53,7 +53,7 @@ extension ConditionalOperationsTests {
         @Test func S6_finishLaterFromAnotherThread() async {
             let operation = ProbeOperation(.finishLater)
             operation.start()
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(operation.isFinished)
             #expect(operation.executions.current == 1)
         }
@@ -63,10 +63,10 @@ extension ConditionalOperationsTests {
             let observed = Counter()
             operation.addObserver(BlockObserver(didFinish: { _, _ in observed.increment() }))
             OperationQueue().addOperation(operation)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(observed.current == 1)
             #expect(operation.isFinished)
-            await operation.waitUntilFinished()  // returns at once once finished
+            await operation.untilFinished()  // returns at once once finished
         }
 
         @Test func manualStartWaitsForConditionsWithoutBlocking() async throws {
@@ -74,10 +74,10 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             operation.start()
-            try await condition.waitUntilEvaluated(timeout: 20)
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             #expect(operation.state == .evaluatingConditions)
             condition.answer(.satisfied)
-            await operation.waitUntilFinished()
+            await operation.untilFinished()
             #expect(operation.executions.current == 1)
         }
 

@@ -14,7 +14,7 @@ extension ConditionalOperationsTests {
             #expect(progress.totalUnitCount == 1)
             #expect(progress.fractionCompleted == 0)
             ConditionalOperationQueue().addOperation(group)
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.completedUnitCount == 1)
             #expect(progress.fractionCompleted == 1)
         }
@@ -30,7 +30,7 @@ extension ConditionalOperationsTests {
             ConditionalOperationQueue().addOperation(group)
             #expect(await child.executing.wait(seconds: 10))
             child.finish()
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.completedUnitCount == 2)
             #expect(progress.fractionCompleted == 1)
         }
@@ -55,7 +55,7 @@ extension ConditionalOperationsTests {
                 }
                 go.signal()
                 (round.isMultiple(of: 2) ? ConditionalOperationQueue() : OperationQueue()).addOperation(group)
-                try await group.waitUntilFinished(timeout: 10)
+                try await group.untilFinished(timeout: .seconds(10))
                 #expect(await read.wait(seconds: 10))
                 guard let progress = first.withLock({ $0 }) else { continue }  // read only once it finished
                 #expect(progress.totalUnitCount == 3)
@@ -73,7 +73,7 @@ extension ConditionalOperationsTests {
             let pending = group.withOwnLock { group.lockedGroup.makeProgress(progress) }.write
             #expect(pending?.total == 3)
             ConditionalOperationQueue().addOperation(group)
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.totalUnitCount == 3)
             #expect(progress.completedUnitCount == 3)
             // The writer's older counts, written late, undo nothing.
@@ -86,7 +86,7 @@ extension ConditionalOperationsTests {
             let children = (0..<8).map { _ in ProbeOperation() }
             let group = GroupOperation(operations: children)
             ConditionalOperationQueue().addOperation(group)
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             let progress = group.progress
             #expect(progress.totalUnitCount == 8)
             #expect(progress.completedUnitCount == 8)
@@ -96,7 +96,7 @@ extension ConditionalOperationsTests {
         @Test func S31_aFinishedGroupWithoutChildrenCountsOneUnitDone() async throws {
             let group = GroupOperation()
             ConditionalOperationQueue().addOperation(group)
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(group.progress.totalUnitCount == 1)
             #expect(group.progress.completedUnitCount == 1)
         }

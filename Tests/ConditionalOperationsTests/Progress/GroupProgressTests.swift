@@ -27,12 +27,12 @@ extension ConditionalOperationsTests {
             #expect(progress.fractionCompleted == 0)
             for (index, child) in children.enumerated() {
                 child.finish()
-                try await child.waitUntilFinished(timeout: 10)
+                try await child.untilFinished(timeout: .seconds(10))
                 let expected = Double(index + 1) / 4
                 await waitUntil { progress.fractionCompleted >= expected }
                 #expect(progress.fractionCompleted == expected)
             }
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.fractionCompleted == 1)
             #expect(progress.completedUnitCount == 4)
         }
@@ -48,7 +48,7 @@ extension ConditionalOperationsTests {
             await waitUntil { progress.fractionCompleted >= 0.5 }
             #expect(progress.fractionCompleted == 0.5)  // the plain one finished
             held.finish()
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.fractionCompleted == 1)
         }
 
@@ -63,7 +63,7 @@ extension ConditionalOperationsTests {
             #expect(await Self.executing(first + [beforeStart]))
             #expect(progress.totalUnitCount == 3)  // counted once, not again when it reached the queue
             first[0].finish()
-            try await first[0].waitUntilFinished(timeout: 10)
+            try await first[0].untilFinished(timeout: .seconds(10))
             let later = Self.heldChildren(2)
             group.addOperations(later)
             #expect(await Self.executing(later))
@@ -71,7 +71,7 @@ extension ConditionalOperationsTests {
             await waitUntil { progress.fractionCompleted >= 0.2 }
             #expect(progress.fractionCompleted == 0.2)
             for child in [first[1], beforeStart] + later { child.finish() }
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.fractionCompleted == 1)
         }
 
@@ -81,13 +81,13 @@ extension ConditionalOperationsTests {
             ConditionalOperationQueue().addOperation(group)
             #expect(await Self.executing(children))
             children[0].finish()
-            try await children[0].waitUntilFinished(timeout: 10)
+            try await children[0].untilFinished(timeout: .seconds(10))
             await waitUntil { group.state == .executing && children[0].isFinished }
             let progress = group.progress
             #expect(progress.totalUnitCount == 4)
             #expect(progress.fractionCompleted == 0.25)
             for child in children.dropFirst() { child.finish() }
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.fractionCompleted == 1)
         }
 
@@ -104,7 +104,7 @@ extension ConditionalOperationsTests {
             #expect(progress.fractionCompleted == 0.25)  // half of one of two units
             stepping.finish()
             other.finish()
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(progress.fractionCompleted == 1)
         }
 
@@ -115,7 +115,7 @@ extension ConditionalOperationsTests {
             ConditionalOperationQueue().addOperation(group)
             #expect(await Self.executing(children))
             progress.cancel()
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(group.isCancelled)
             #expect(children.allSatisfy { $0.isCancelled && $0.isFinished })
             #expect(progress.fractionCompleted == 1)

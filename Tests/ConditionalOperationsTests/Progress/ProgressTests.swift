@@ -28,7 +28,7 @@ extension ConditionalOperationsTests {
             #expect(progress.totalUnitCount == 1)
             #expect(progress.completedUnitCount == 0)
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(progress.completedUnitCount == 1)
             #expect(progress.fractionCompleted == 1)
             #expect(progress.isFinished)
@@ -39,7 +39,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation(.finishWith([TestError(1)]))
             let progress = operation.progress
             ConditionalOperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.failed)
             #expect(progress.fractionCompleted == 1)
         }
@@ -56,7 +56,7 @@ extension ConditionalOperationsTests {
             operation.step()
             #expect(progress.fractionCompleted == 0.5)
             operation.finish()  // the steps left are completed with it
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(progress.completedUnitCount == 4)
             #expect(progress.fractionCompleted == 1)
         }
@@ -67,7 +67,7 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(operation)
             #expect(await operation.executing.wait(seconds: 10))
             progress.cancel()  // its handler runs on another thread on Linux
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.isCancelled)
             #expect(progress.isCancelled)
             #expect(progress.fractionCompleted == 1)
@@ -79,7 +79,7 @@ extension ConditionalOperationsTests {
             await waitUntil(seconds: 10) { operation.isCancelled }
             #expect(operation.isCancelled)
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(operation.executions.current == 0)
         }
 
@@ -89,7 +89,7 @@ extension ConditionalOperationsTests {
             OperationQueue().addOperation(operation)
             #expect(await operation.executing.wait(seconds: 10))
             operation.cancel()
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(progress.isCancelled)
         }
 
@@ -109,7 +109,7 @@ extension ConditionalOperationsTests {
                 #expect(operation.progress === progress)  // one progress while it runs
             }
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(!ProgressTable.contains(operation))
             await waitUntil { weakProgress == nil }
             #expect(weakProgress == nil)
@@ -123,7 +123,7 @@ extension ConditionalOperationsTests {
             operation.addObserver(BlockObserver(didFinish: { _, _ in }))
             #expect(!ProgressTable.contains(operation))
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 10)
+            try await operation.untilFinished(timeout: .seconds(10))
             #expect(!ProgressTable.contains(operation))
         }
 
@@ -131,7 +131,7 @@ extension ConditionalOperationsTests {
             let children = [ProbeOperation(), ProbeOperation()]
             let group = GroupOperation(operations: children)
             ConditionalOperationQueue().addOperation(group)
-            try await group.waitUntilFinished(timeout: 10)
+            try await group.untilFinished(timeout: .seconds(10))
             #expect(!ProgressTable.contains(group))
             #expect(children.allSatisfy { !ProgressTable.contains($0) })
         }

@@ -74,5 +74,38 @@ extension ConditionalOperationsTests {
             #expect(fired.current == rounds)
             #expect(released.current == rounds, "a fired watcher holds itself no longer")
         }
+
+        /// An operation that answers `isFinished` without telling Foundation: nothing but the
+        /// watcher's observation path can learn it finished.
+        final class SilentlyFinishing: Foundation.Operation, @unchecked Sendable {  // state: `flag`'s lock
+            private let flag = Locked(false)
+            override var isFinished: Bool { flag.withLock { $0 } }
+            func finishSilently() { flag.withLock { $0 = true } }
+        }
+
+        /// Apple's path: the observation of `isFinished` (called here as KVO calls it) fires the
+        /// watcher once; it takes itself out of the operation's dependents before it lets go of
+        /// itself, so that the operation's own walk over them, which follows, finds nothing freed.
+        @Test func fromItsObservationItFiresOnceAndLeavesTheDependentsBeforeItIsLetGoOf() async {
+            let operation = SilentlyFinishing()
+            let fired = Counter()
+            weak var released: FinishWatcher?
+            do {
+                let watcher = FinishWatcher(watching: operation) { fired.increment() }
+                released = watcher
+                watcher.observedFinish(of: operation)
+                #expect(fired.current == 0, "not before the operation says it finished")
+                operation.finishSilently()
+                watcher.observedFinish(of: operation)
+                watcher.observedFinish(of: operation)
+                #expect(fired.current == 1)
+            }
+            await waitUntil { released == nil }
+            #expect(released == nil, "a fired watcher holds itself no longer")
+            // Foundation now walks the operation's dependents: none is left to touch.
+            operation.willChangeValue(forKey: "isFinished")
+            operation.didChangeValue(forKey: "isFinished")
+            #expect(operation.dependencies.isEmpty && fired.current == 1)
+        }
     }
 }

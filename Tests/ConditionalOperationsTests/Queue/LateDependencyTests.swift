@@ -66,7 +66,7 @@ extension ConditionalOperationsTests {
             let operation = Self.recording("operation", in: order)
             operation.addCondition(condition)
             queue.addOperation(operation)
-            try await condition.waitUntilEvaluated(timeout: 20)
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             let dependency = BlockOperation { order.record("dependency") }
             operation.addDependency(dependency)
             condition.answer(.satisfied)

@@ -90,7 +90,7 @@ enum StressBatch {
                     probe: operation.probe, context: context, index: index, categories: plan.categories,
                     cancelAfterStart: cancelAfterStart))
             if let timeout = plan.timeout {
-                operation.addObserver(TimeoutObserver(timeout: Double(timeout) / 1e6))
+                operation.addObserver(TimeoutObserver(timeout: .microseconds(timeout)))
             }
             for dependency in plan.dependencies { operation.addDependency(earlier[dependency]) }
             return operation
@@ -195,7 +195,7 @@ enum StressBatch {
                 let context = built.context
                 context.extraWork.countUp()
                 Task {
-                    await operation.waitUntilFinished()
+                    await operation.untilFinished()
                     let events = operation.probe.events
                     if !operation.isFinished
                         || !events.contains(where: { if case .didFinish = $0 { true } else { false } })

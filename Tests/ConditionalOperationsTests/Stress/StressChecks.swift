@@ -241,7 +241,7 @@ enum StressChecks {
             }
         }
         if let timeout = plan.timeout {
-            allowed.insert(stressKey(OperationError.timedOut(Double(timeout) / 1e6)))
+            allowed.insert(stressKey(OperationError.timedOut(Duration.microseconds(timeout).timeInterval)))
         }
         if plan.externalFinishWithError {
             allowed.insert(StressError(kind: .externalFinish, operation: index).description)

@@ -11,12 +11,12 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             OperationQueue().addOperation(operation)
-            try await condition.waitUntilEvaluated(timeout: 20)
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             #expect(operation.state == .evaluatingConditions)
             #expect(condition.evaluationCount == 1)
             #expect(operation.diagnosis.description.contains("not answered: gate"))
             condition.answer(.satisfied)
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(operation.executions.current == 1)
             #expect(operation.errors.isEmpty)
         }
@@ -27,7 +27,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation()
             operation.addCondition(condition)
             operation.start()
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(operation.executions.current == 0)
             #expect(operation.errors as? [TestError] == [TestError(1)])
         }
@@ -59,13 +59,15 @@ extension ConditionalOperationsTests {
         @Test func evaluatedReturnsAtOnceWhenItWasAskedAlready() async throws {
             let condition = ManualCondition()
             condition.evaluate(for: ProbeOperation()) { _ in }
-            let returned = await within(seconds: 10) { try await condition.waitUntilEvaluated(timeout: 600) }
+            let returned = await within(seconds: 10) {
+                try await condition.waitUntilEvaluated(timeout: .seconds(600))
+            }
             #expect(returned != nil)
         }
 
         @Test func aConditionNobodyAsksTimesOutSayingWhereToLook() async throws {
             let condition = ManualCondition(name: "never asked")
-            let outcome = await within { try await condition.waitUntilEvaluated(timeout: 0.05) }
+            let outcome = await within { try await condition.waitUntilEvaluated(timeout: .seconds(0.05)) }
             let error = try #require(outcome?.failure)
             let timeout = try #require(error as? WaitTimeoutError)
             #expect(timeout.awaited == .evaluation)
@@ -77,7 +79,7 @@ extension ConditionalOperationsTests {
 
         @Test func cancellingTheWaitingTaskEndsTheWaitAtOnce() async throws {
             let condition = ManualCondition()
-            let waiting = Task { try await condition.waitUntilEvaluated(timeout: 600) }
+            let waiting = Task { try await condition.waitUntilEvaluated(timeout: .seconds(600)) }
             waiting.cancel()
             let outcome = await within { try await waiting.value }
             #expect(outcome?.failure is CancellationError, "not the 600 s timer")
@@ -93,7 +95,7 @@ extension ConditionalOperationsTests {
             let queue = OperationQueue()
             queue.add(operations)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in condition.answer(.satisfied) }
-            for operation in operations { try await operation.waitUntilFinished(timeout: 20) }
+            for operation in operations { try await operation.untilFinished(timeout: .seconds(20)) }
             #expect(operations.allSatisfy { $0.executions.current == 1 && $0.errors.isEmpty })
             #expect(condition.evaluationCount == 200)
         }

@@ -22,7 +22,7 @@ extension ConditionalOperationsTests {
             let operation = ProducingOperation()
             operation.addObserver(observer)
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(
                 observer.log == [
                     "didStart", "didProduce(thumbnail)", "didProduce(ProbeOperation)", "didCancel(1)",
@@ -38,7 +38,7 @@ extension ConditionalOperationsTests {
             operation.addObserver(observer)
             operation.cancel()
             operation.start()
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(observer.log == ["didCancel(0)", "didFinish(0)"])
         }
 

@@ -15,7 +15,7 @@ extension ConditionalOperationsTests {
                     observed.record("didFinish")
                 }))
             OperationQueue().addOperation(operation)
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
             #expect(operation.isFinished)
             #expect(observed.all == ["didFinish"])
         }
@@ -23,14 +23,14 @@ extension ConditionalOperationsTests {
         @Test func waitUntilFinishedReturnsAtOnceForAFinishedOperation() async throws {
             let operation = ProbeOperation()
             operation.start()
-            try await operation.waitUntilFinished(timeout: 0)
+            try await operation.untilFinished(timeout: .seconds(0))
         }
 
         @Test func aWaitThatTimesOutSaysWhatTheOperationIsDoing() async throws {
             let operation = ProbeOperation(.never)
             operation.name = "stuck"
             operation.start()
-            let outcome = await within { try await operation.waitUntilFinished(timeout: 0.05) }
+            let outcome = await within { try await operation.untilFinished(timeout: .seconds(0.05)) }
             let error = try #require(
                 outcome?.failure as? WaitTimeoutError, "it returns: the timer ended the wait")
             #expect(error.awaited == .finished)
@@ -48,7 +48,7 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation(.never)
             operation.addCondition(condition)
             OperationQueue().addOperation(operation)
-            let outcome = await within { try await operation.waitUntil(.executing, timeout: 0.1) }
+            let outcome = await within { try await operation.waitUntil(.executing, timeout: .seconds(0.1)) }
             let error = try #require(outcome?.failure as? WaitTimeoutError)
             #expect(error.awaited == .state(.executing))
             guard case .conditions(let unanswered, _) = error.diagnosis?.reason else {
@@ -59,24 +59,24 @@ extension ConditionalOperationsTests {
             #expect(
                 error.description.contains("to reach executing; it is ProbeOperation (evaluatingConditions)"))
             condition.answer(.satisfied)
-            try await operation.waitUntil(.executing, timeout: 20)
+            try await operation.waitUntil(.executing, timeout: .seconds(20))
             #expect(operation.state == .executing)
             operation.finish()
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
         }
 
         @Test func aStateAlreadyPassedReturnsAtOnce() async throws {
             let operation = ProbeOperation()
             operation.cancel()
             operation.start()
-            try await operation.waitUntil(.executing, timeout: 0)
+            try await operation.waitUntil(.executing, timeout: .seconds(0))
             #expect(operation.state == .finished, "a cancelled operation skips executing: check the state")
         }
 
         @Test func cancellingTheWaitingTaskEndsTheWaitAndNotTheOperation() async throws {
             let operation = ProbeOperation(.never)
             operation.start()
-            let waiting = Task { try await operation.waitUntilFinished(timeout: 600) }
+            let waiting = Task { try await operation.untilFinished(timeout: .seconds(600)) }
             waiting.cancel()
             let outcome = await within { try await waiting.value }
             #expect(outcome?.failure is CancellationError, "not the 600 s timer")
@@ -92,7 +92,7 @@ extension ConditionalOperationsTests {
                     for _ in 0..<100 {
                         group.addTask {
                             do {
-                                try await operation.waitUntil(.finishing, timeout: 0.01)
+                                try await operation.waitUntil(.finishing, timeout: .seconds(0.01))
                                 return false
                             } catch {
                                 return error is WaitTimeoutError
@@ -105,7 +105,7 @@ extension ConditionalOperationsTests {
             #expect(try timedOut?.get() == 100, "every waiter timed out, and each returned")
             #expect(operation.state == .executing)
             operation.finish()
-            try await operation.waitUntilFinished(timeout: 20)
+            try await operation.untilFinished(timeout: .seconds(20))
         }
     }
 }
