@@ -14,7 +14,11 @@ let package = Package(
         .library(name: "ConditionalOperationsTesting", targets: ["ConditionalOperationsTesting"]),
     ],
     targets: [
-        .target(name: "ConditionalOperations"),
+        // The value-type state machines, in a module of their own so that the compiler keeps their
+        // state theirs: their events and actions are `package`, their state written only here.
+        // Internal to the package: not a product.
+        .target(name: "ConditionalOperationsMachines"),
+        .target(name: "ConditionalOperations", dependencies: ["ConditionalOperationsMachines"]),
         .target(name: "ConditionalOperationsNetworking", dependencies: ["ConditionalOperations"]),
         .target(name: "ConditionalOperationsTesting", dependencies: ["ConditionalOperations"]),
         .executableTarget(name: "WordCountExample", dependencies: ["ConditionalOperations"]),
@@ -30,7 +34,8 @@ let package = Package(
         .testTarget(
             name: "ConditionalOperationsTests",
             dependencies: [
-                "ConditionalOperations", "ConditionalOperationsNetworking", "ConditionalOperationsTesting",
+                "ConditionalOperations", "ConditionalOperationsMachines", "ConditionalOperationsNetworking",
+                "ConditionalOperationsTesting",
             ]
         ),
     ],

@@ -130,20 +130,37 @@ extension OperationStateMachine {
     }
 
     /// Who is moving the operation towards `ready`, which decides what becoming ready calls for.
-    struct Context {
-        /// The caller may run the operation on its own thread (`start()` was called).
-        var canLaunch: Bool
-        /// Readiness is the return value of the current `isReady` query: no announcement needed.
-        var answersQuery: Bool
-        /// The queue adding the operation is asking (``admission``).
-        var isAdmission = false
-
-        static let query = Context(canLaunch: false, answersQuery: true)
-        static let start = Context(canLaunch: true, answersQuery: true)
-        static let callback = Context(canLaunch: false, answersQuery: false)
-        static let cancel = Context(canLaunch: true, answersQuery: false)
+    enum Context: Equatable {
+        /// An `isReady` query: readiness is its answer, no announcement needed.
+        case query
+        /// `start()`: the caller runs the operation on its own thread once ready.
+        case start
+        /// A condition's answer, a grant of categories, a dependency's wake: announced when ready.
+        case callback
+        /// A cancel: the caller may run the operation on its own thread; announced when ready.
+        case cancel
         /// The queue adding the operation: it hands the operation over itself if it is ready now,
         /// with the rest of its batch.
-        static let admission = Context(canLaunch: false, answersQuery: false, isAdmission: true)
+        case admission
+
+        /// The caller may run the operation on its own thread (`start()` was called).
+        var canLaunch: Bool {
+            switch self {
+            case .start, .cancel: true
+            case .query, .callback, .admission: false
+            }
+        }
+
+        /// Readiness is the return value of the current `isReady` query or `start()`: no
+        /// announcement needed.
+        var answersQuery: Bool {
+            switch self {
+            case .query, .start: true
+            case .callback, .cancel, .admission: false
+            }
+        }
+
+        /// The queue adding the operation is asking.
+        var isAdmission: Bool { self == .admission }
     }
 }

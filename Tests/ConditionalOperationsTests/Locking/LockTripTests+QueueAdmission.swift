@@ -50,5 +50,24 @@
             // threads happen to run.
             #expect(trips <= Self.bound(linux: 23))
         }
+
+        /// A `ConditionalOperation` held for its dependency: the library wakes it itself when the
+        /// dependency finished (a waiter registered in the dependency's trip, one trip of its own
+        /// when woken), rather than wait for Foundation to read its `isReady`.
+        @Test func aConditionalOperationWaitingForItsDependencyOnAConditionalOperationQueue() {
+            let queue = ConditionalOperationQueue()
+            let trips = Self.fewestTrips {
+                let dependency = ConditionalOperation()
+                let operation = ConditionalOperation()
+                operation.addDependency(dependency)
+                queue.addOperation(operation)
+                queue.addOperation(dependency)
+                queue.waitUntilAllOperationsAreFinished()
+            }
+            Swift.print(
+                "lock trips, ConditionalOperation and its dependency, ConditionalOperationQueue: \(trips)")
+            // 26 while it waited for Foundation to read its `isReady`: the wake adds two.
+            #expect(trips <= Self.bound(linux: 28))
+        }
     }
 #endif

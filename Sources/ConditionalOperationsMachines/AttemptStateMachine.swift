@@ -1,16 +1,16 @@
 import Foundation
 
 /// Operations run one at a time, with a wait between them, as a value without side effects: the
-/// attempts of a ``RetryOperation`` and the iterations of a ``RepeatOperation`` (both called
+/// attempts of a `RetryOperation` and the iterations of a `RepeatOperation` (both called
 /// attempts here). It lives under the operation's own lock, beside the operation's machine, and
 /// hears of the operation's cancel in the cancel's own trip, so a cancel and an attempt's end are
 /// ordered once. Each event returns its action, which the runner (`AttemptRunning`) performs once
 /// unlocked. Generic over the attempt, the timer and what an ended attempt leaves for the next
 /// (a retry's errors, a repeat's output), so that its tests drive it with plain values.
-struct AttemptStateMachine<Attempt, Timer, Carried> {
+package struct AttemptStateMachine<Attempt, Timer, Carried> {
     /// Where the attempts are; `cancelled` is whether the operation was cancelled, where a cancel
     /// changes what comes next.
-    enum Phase {
+    package enum Phase {
         /// Before `execute()`; `Carried` is what the first attempt is given.
         case idle(Carried, cancelled: Bool)
         /// Attempt `number` is being made, outside the lock.
@@ -29,16 +29,16 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         case finished(made: Int)
     }
 
-    private(set) var phase: Phase
+    package private(set) var phase: Phase
 
     /// `first`: what the first attempt is given, and what the operation finishes with if it
     /// makes none.
-    init(first: Carried) {
+    package init(first: Carried) {
         phase = .idle(first, cancelled: false)
     }
 
-    /// Attempts started: a retry's ``RetryOperation/attemptCount``, the one being made included.
-    var started: Int {
+    /// Attempts started: a retry's `RetryOperation.attemptCount`, the one being made included.
+    package var started: Int {
         switch phase {
         case .idle: 0
         case .making(let number, _), .running(_, let number, _), .deciding(let number, _, _),
@@ -47,16 +47,16 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         }
     }
 
-    /// Attempts made: a repeat's ``RepeatOperation/iterationCount``, the one being made left out
+    /// Attempts made: a repeat's `RepeatOperation.iterationCount`, the one being made left out
     /// (it may turn out to be none).
-    var made: Int {
+    package var made: Int {
         if case .making(let number, _) = phase { return number - 1 }
         return started
     }
 
     // MARK: Starting an attempt
 
-    enum StartAction {
+    package enum StartAction {
         /// Make attempt `number`, given what the last one left, then report it with
         /// ``attemptMade(_:)``.
         case make(number: Int, Carried)
@@ -67,7 +67,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     }
 
     /// `execute()`: the first attempt is due.
-    mutating func start() -> StartAction {
+    package mutating func start() -> StartAction {
         switch phase {
         case .idle(let first, cancelled: false):
             // The first attempt.
@@ -83,7 +83,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     }
 
     /// The next attempt is due at once (after ``DecidedAction/startNow``).
-    mutating func nextDue() -> StartAction {
+    package mutating func nextDue() -> StartAction {
         switch phase {
         case .due(let number, let carried, cancelled: false):
             // The wait was none.
@@ -99,7 +99,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     }
 
     /// The back-off's timer fired.
-    mutating func timerFired() -> StartAction {
+    package mutating func timerFired() -> StartAction {
         switch phase {
         case .waiting(_?, let number, let carried):
             // The wait is over.
@@ -113,7 +113,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         }
     }
 
-    enum MadeAction {
+    package enum MadeAction {
         case run
         /// Cancelled while it was made: cancel it, then run it (it finishes at once, or as it
         /// must).
@@ -124,7 +124,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     }
 
     /// The attempt being made was made, or turned out to be none (`nil`).
-    mutating func attemptMade(_ attempt: Attempt?) -> MadeAction {
+    package mutating func attemptMade(_ attempt: Attempt?) -> MadeAction {
         switch phase {
         case .making(let number, let cancelled):
             guard let attempt else {
@@ -142,7 +142,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
 
     // MARK: Cancelling
 
-    enum CancelAction {
+    package enum CancelAction {
         /// What comes next sees the cancel; or it is over.
         case none
         /// Cancel the running attempt: its end finishes the operation.
@@ -154,7 +154,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
 
     /// The operation's cancel, in the cancel's own trip: only the first, before finishing began
     /// (the operation's machine tells it once).
-    mutating func cancel() -> CancelAction {
+    package mutating func cancel() -> CancelAction {
         switch phase {
         case .idle(let first, cancelled: false):
             // `execute()` finishes at once.
@@ -192,7 +192,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     // MARK: An attempt's end
 
     /// What an ended attempt means, as the operation judges it, outside the lock.
-    enum Verdict {
+    package enum Verdict {
         /// It ends the operation, whatever comes (a retry's success, a repeat's failure), with
         /// these errors.
         case stop([any Error])
@@ -200,7 +200,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         case goOn(Carried)
     }
 
-    enum EndAction {
+    package enum EndAction {
         /// Finish with the attempt's own outcome and these errors.
         case finishWithAttempt([any Error])
         /// Cancelled: finish with what the attempt left.
@@ -211,7 +211,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
     }
 
     /// The running attempt is finished, with this verdict.
-    mutating func attemptEnded(_ verdict: Verdict) -> EndAction {
+    package mutating func attemptEnded(_ verdict: Verdict) -> EndAction {
         switch (phase, verdict) {
         case (.running(_, let number, _), .stop(let errors)):
             // Its outcome is the operation's, cancelled or not.
@@ -230,7 +230,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         }
     }
 
-    enum DecidedAction {
+    package enum DecidedAction {
         /// No other: finish with what the last attempt left.
         case finish(Carried)
         /// Start the next attempt now, not on this stack (report it with ``nextDue()``).
@@ -242,7 +242,7 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
 
     /// The wait before the next attempt was chosen: `nil` for none (out of attempts, `shouldRetry`
     /// said no, or the back-off or interval gave up).
-    mutating func delayChosen(_ delay: TimeInterval?) -> DecidedAction {
+    package mutating func delayChosen(_ delay: TimeInterval?) -> DecidedAction {
         switch phase {
         case .deciding(let number, let carried, let cancelled):
             guard !cancelled, let delay else {
@@ -263,14 +263,14 @@ struct AttemptStateMachine<Attempt, Timer, Carried> {
         }
     }
 
-    enum TimerMadeAction {
+    package enum TimerMadeAction {
         /// Resume it, once unlocked.
         case resume
         /// A cancel ended the wait meanwhile: cancel it and resume it, so that it can be released.
         case discard
     }
 
-    mutating func timerMade(_ timer: Timer) -> TimerMadeAction {
+    package mutating func timerMade(_ timer: Timer) -> TimerMadeAction {
         switch phase {
         case .waiting(nil, let number, let carried):
             // Its firing starts the next attempt.
