@@ -214,7 +214,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// swift-corelibs-foundation keeps counting a dependency removed before it finished, so a
     /// `BlockOperation` waiting for it alone waits forever there: the operation reads its
     /// dependencies itself from then on, and has the unfinished ones wake it
-    /// (``wakeWhenFinished(_:)``): at once if none is left.
+    /// (`wakeWhenFinished(_:)`): at once if none is left.
     open override func removeDependency(_ operation: Foundation.Operation) {
         if machine.withLock({ $0.removeDeferredDependency(operation) }) { return }
         let waitedFor = !operation.isFinished && dependencies.contains { $0 === operation }
