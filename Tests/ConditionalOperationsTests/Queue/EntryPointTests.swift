@@ -38,7 +38,7 @@ extension ConditionalOperationsTests {
 
         /// A queue whose Foundation `addOperation(_:)` routes into `addOperations(_:waitUntilFinished:)`,
         /// as an `OperationQueue` may: the operation the queue hands over reaches its override again.
-        final class RoutingQueue: ConditionalOperationQueue, @unchecked Sendable {
+        final class RoutingQueue: ConditionalOperationQueue, @unchecked Sendable {  // state: `routed`
             let routed = Counter()
 
             override func addToFoundation(_ operation: Foundation.Operation) {
