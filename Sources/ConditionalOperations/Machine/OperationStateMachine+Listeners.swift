@@ -23,8 +23,19 @@ extension OperationStateMachine {
             sinkLog?.append(.current(current, to: sink))
         }
 
-        mutating func add(_ waiter: @escaping Waiter) {
+        mutating func add(_ waiter: Waiter) {
             waiters.append(waiter)
+        }
+
+        /// The wakes of `dependent`, taken out (``OperationStateMachine/removeWakes(of:)``).
+        mutating func removeWakes(of dependent: ConditionalOperation) -> [Waiter] {
+            var removed: [Waiter] = []
+            waiters.removeAll { waiter in
+                guard case .wake(let woken) = waiter, woken === dependent else { return false }
+                removed.append(waiter)
+                return true
+            }
+            return removed
         }
 
         /// Written for every sink; nothing without sinks.

@@ -289,7 +289,16 @@ struct OperationStateMachine {
         }
     }
 
-    typealias Waiter = @Sendable () -> Void
+    /// What runs once the operation finished and its observers returned.
+    enum Waiter: Sendable {
+        /// A closure: a task awaiting the operation, a queue, a joiner.
+        case run(@Sendable () -> Void)
+        /// A dependent held for this operation (``ConditionalOperation/wakeWhenFinished(_:)``),
+        /// named rather than captured in a closure: no allocation of its own, no weak reference.
+        /// It keeps the dependent alive until this operation finished, or until the dependent,
+        /// cancelled, takes it back (``removeWakes(of:)``).
+        case wake(ConditionalOperation)
+    }
 
     enum AddWaiterAction: Equatable {
         /// Registered: it runs once the operation finished and its observers returned.
@@ -299,7 +308,7 @@ struct OperationStateMachine {
     }
 
     /// Registers a waiter, unless the operation already finished.
-    mutating func addWaiter(_ waiter: @escaping Waiter) -> AddWaiterAction {
+    mutating func addWaiter(_ waiter: Waiter) -> AddWaiterAction {
         switch phase {
         case .finished:
             // Its end came: the waiter never waits for it.
@@ -310,6 +319,12 @@ struct OperationStateMachine {
             listeners.add(waiter)
             return .registered
         }
+    }
+
+    /// `dependent`, cancelled, waits for this operation no more: its wakes are taken out, for the
+    /// caller to let go of outside the lock (a strong reference each).
+    mutating func removeWakes(of dependent: ConditionalOperation) -> [Waiter] {
+        listeners.removeWakes(of: dependent)
     }
 
     /// S7 in groups: `parent` runs this operation as its child (see ``exclusivityParent``). It

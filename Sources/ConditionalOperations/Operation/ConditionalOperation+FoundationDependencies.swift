@@ -24,5 +24,6 @@ extension ConditionalOperation {
         // Foundation's `removeDependency` lowers the count of a cancelled operation for a
         // dependency that finished: its `cancel()` sets it to zero again (not once started).
         super.cancel()
+        takeBackWakes(from: dependencies)
     }
 }

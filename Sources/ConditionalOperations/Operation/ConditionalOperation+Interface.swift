@@ -21,7 +21,7 @@ extension ConditionalOperation {
     /// Runs `waiter` once the operation finished and every `operationDidFinish` observer
     /// returned, outside every lock: at once if it already did.
     func whenFinished(_ waiter: @escaping @Sendable () -> Void) {
-        perform(machine.withLock { $0.addWaiter(waiter) }, waiter)
+        perform(machine.withLock { $0.addWaiter(.run(waiter)) }, .run(waiter))
     }
 
     /// Adds an event sink (an `events` stream, a logger); `.tellFinished` if the operation

@@ -97,10 +97,10 @@ extension ConditionalOperation {
     }
 
     /// A waiter registered before the operation finished runs then; otherwise now.
-    func perform(_ action: OperationStateMachine.AddWaiterAction, _ waiter: @Sendable () -> Void) {
+    func perform(_ action: OperationStateMachine.AddWaiterAction, _ waiter: OperationStateMachine.Waiter) {
         switch action {
         case .registered: break
-        case .runNow: waiter()
+        case .runNow: waiter.run()
         }
     }
 

@@ -92,7 +92,7 @@ extension ConditionalOperation {
                 if wasExecuting { didChange(.isExecuting) }
                 didChange(.isFinished)
                 owner?.operationFinished(self, errors: errors)
-                for waiter in waiters { waiter() }
+                for waiter in waiters { waiter.run() }
                 for grant in grants { grant() }
                 withExtendedLifetime(dropped) {}  // the last references go here, unlocked
                 return

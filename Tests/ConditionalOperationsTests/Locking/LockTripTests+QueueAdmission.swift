@@ -66,8 +66,10 @@
             }
             Swift.print(
                 "lock trips, ConditionalOperation and its dependency, ConditionalOperationQueue: \(trips)")
-            // 26 while it waited for Foundation to read its `isReady`: the wake adds two.
-            #expect(trips <= Self.bound(linux: 28))
+            // 26 while it waited for Foundation to read its `isReady`, 28 with a closure holding
+            // it weakly; 24 measured since its dependency names it among its waiters (the wake
+            // moves it on before Foundation's query, which then finds it ready). No more than before.
+            #expect(trips <= Self.bound(linux: 26))
         }
     }
 #endif

@@ -381,7 +381,7 @@ extension ConditionalOperationsTests {
             var machine = Self.machine(given)
             let expected: Machine.AddObserverAction = given == .finished ? .tellFinished([]) : .added
             #expect(machine.addObserver(BlockObserver()) == expected)
-            #expect(machine.addWaiter({}) == (given == .finished ? .runNow : .registered))
+            #expect(machine.addWaiter(.run({})) == (given == .finished ? .runNow : .registered))
         }
 
         @Test(arguments: [

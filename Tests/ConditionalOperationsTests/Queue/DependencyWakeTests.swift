@@ -124,5 +124,25 @@ extension ConditionalOperationsTests {
             #expect(await done.wait())
             #expect(dependency.isCancelled && !dependent.isCancelled)
         }
+
+        /// S12: a dependency names a held dependent among its waiters; cancelled, the dependent
+        /// takes that back and is let go of, though the dependency never runs.
+        @Test func aCancelledDependentIsLetGoOfThoughItsDependencyNeverRuns() async {
+            let dependency = ConditionalOperation()  // added nowhere: it never finishes
+            let queue = ConditionalOperationQueue()
+            weak var released: UnqueriedOperation?
+            do {
+                let dependent = UnqueriedOperation("dependent")
+                dependent.addDependency(dependency)
+                released = dependent
+                let done = completionLatch([dependent])
+                queue.addOperation(dependent)
+                dependent.cancel()
+                #expect(await done.wait())
+            }
+            await waitUntil { released == nil }
+            #expect(released == nil, "the dependency that never runs holds it no more")
+            withExtendedLifetime(dependency) {}
+        }
     }
 }
