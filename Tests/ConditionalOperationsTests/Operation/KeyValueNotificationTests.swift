@@ -48,6 +48,15 @@ extension ConditionalOperationsTests {
             #expect(recorded[1] == "did \(property) \(new)", "\(recorded)")
         }
 
+        /// A re-announcement of `isReady` (a plain queue may have stored a stale answer) can still
+        /// be under way on another thread when the operation finished: its `didChange` comes a
+        /// moment later, so the count is read once every `willChange` has its `didChange`.
+        static func waitForTheLastDidChange(_ operation: RecordingOperation, _ property: ObservedProperty)
+            async
+        {
+            await waitUntil { operation.recorded(property).count.isMultiple(of: 2) }
+        }
+
         @Test func isReadyChangesBetweenWillAndDidWhenTheConditionsAnswer() async throws {
             let queue = OperationQueue()
             let condition = ManualCondition()
@@ -57,6 +66,7 @@ extension ConditionalOperationsTests {
             try await condition.waitUntilEvaluated(timeout: .seconds(10))
             condition.answer(.satisfied)
             try await operation.untilFinished(timeout: .seconds(10))
+            await Self.waitForTheLastDidChange(operation, .isReady)
             Self.expectPairs(operation.recorded(.isReady), from: false, to: true)
         }
 
@@ -67,6 +77,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(operation)
             operation.cancel()
             try await operation.untilFinished(timeout: .seconds(10))
+            await Self.waitForTheLastDidChange(operation, .isReady)
             Self.expectPairs(operation.recorded(.isReady), from: false, to: true)
         }
 
