@@ -13,9 +13,11 @@
 /// ```
 ///
 /// With a limit (S19), at most `limit` operations holding the category execute at once, in the
-/// order they asked. A category has one limit: the first one the process gives it with
-/// ``init(category:limit:)``; `init(category:)` means 1. A different limit for a category that has
-/// one, or a limit below 1, stops the program naming the category and both limits (S13). A
+/// order they asked. A category has one limit: the first one an operation asks for it with
+/// (``init(category:limit:)``); `init(category:)` states none and takes the category's, 1 unless
+/// another was given. Making the condition records nothing: an operation asking for the category
+/// with a different limit than the one it has stops the program naming the operation, the
+/// category and both limits (S13); a limit below 1 stops it as the condition is made. A
 /// ``GroupOperation`` holding the category takes one unit, which its children needing the
 /// category share, one at a time (S7).
 ///
@@ -29,12 +31,15 @@ public struct MutuallyExclusive: OperationCondition {
     public let category: String
     /// The category as a value, when made with one (S26).
     private let object: ExclusivityCategory?
+    /// The limit given with a string category, if one was.
+    private let statedLimit: Int?
 
-    /// Exclusive within `category`: one operation at a time (a limit of 1).
+    /// Exclusive within `category`: one operation at a time, unless the category was given
+    /// another limit (``init(category:limit:)``).
     public init(category: String) {
         self.category = ExclusivityCategory.shown(category)
         object = nil
-        ExclusivityController.shared.setLimit(1, for: self.category)
+        statedLimit = nil
     }
 
     /// Exclusive within `category`, the object itself, whatever its name: at most its
@@ -49,6 +54,7 @@ public struct MutuallyExclusive: OperationCondition {
     public init(_ category: ExclusivityCategory) {
         self.category = category.name
         object = category
+        statedLimit = nil
     }
 
     /// At most `limit` operations holding `category` execute at once, across every queue of the
@@ -60,13 +66,19 @@ public struct MutuallyExclusive: OperationCondition {
     /// ```
     public init(category: String, limit: Int) {
         self.category = ExclusivityCategory.shown(category)
+        guard limit >= 1 else {
+            Misuse.trap(
+                "MutuallyExclusive(category: \"\(self.category)\", limit: \(limit)): a limit is at least 1 (S19)"
+            )
+        }
         object = nil
-        ExclusivityController.shared.setLimit(limit, for: self.category)
+        statedLimit = limit
     }
 
-    /// How many operations may hold ``category`` at once: 1 unless the process gave it another;
-    /// an ``ExclusivityCategory``'s own limit.
-    public var limit: Int { object?.limit ?? ExclusivityController.shared.limit(of: category) }
+    /// How many operations may hold ``category`` at once: the limit given, if one was; an
+    /// ``ExclusivityCategory``'s own; otherwise the category's, 1 unless an operation asked for it
+    /// with another.
+    public var limit: Int { object?.limit ?? statedLimit ?? ExclusivityController.shared.limit(of: category) }
 
     /// Exclusive among operations using the same type: the category is `String(reflecting: type)`.
     public init<T>(_ type: T.Type) {
@@ -76,9 +88,12 @@ public struct MutuallyExclusive: OperationCondition {
     /// `MutuallyExclusive<category>`, for messages and diagnoses.
     public var name: String { "MutuallyExclusive<\(category)>" }
 
-    /// The one category, ``category``, that the operation holds while it executes. For an
+    /// The one category, ``category``, that the operation holds while it executes: its name, with
+    /// the limit after it when one was given (diagnostics show the name alone). For an
     /// ``ExclusivityCategory``, a key of that object's own, which diagnostics show by its name.
-    public var mutuallyExclusiveCategories: Set<String> { [object?.key ?? category] }
+    public var mutuallyExclusiveCategories: Set<String> {
+        [object?.key ?? statedLimit.map { CategoryKey.stating($0, of: category) } ?? category]
+    }
 
     /// Always satisfied: the exclusivity itself is enforced when the operation becomes ready.
     ///

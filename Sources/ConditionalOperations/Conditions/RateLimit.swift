@@ -21,8 +21,9 @@
 /// one in. Its ``ConditionalOperation/diagnosis`` names the limit and says when the next permit
 /// comes (``OperationDiagnosis/RateLimitWait``).
 ///
-/// A name has one rate: the first `permits` and `interval` the process gives it. Another rate for
-/// the same name stops the program naming both (S13); keep the rate limit in one place, a
+/// A name has one rate: the `permits` and `interval` of the first operation that asks for it.
+/// Making the condition records nothing; an operation asking for the name with another rate stops
+/// the program naming the operation and both rates (S13): keep the rate limit in one place, a
 /// `static let`, and use it everywhere. A rate limit's name is not a category: a
 /// ``MutuallyExclusive`` category of the same name is another thing. A group's children each take
 /// a permit of their own, even if the group took one.
@@ -45,21 +46,15 @@ public struct RateLimit: OperationCondition {
     ///   - interval: the sliding window, longer than zero.
     public init(_ name: String, permits: Int, per interval: Duration) {
         let shown = ExclusivityCategory.shown(name)
-        let spelled = "RateLimit(\"\(shown)\", permits: \(permits), per: \(interval))"
         guard permits >= 1, interval > .zero else {
-            Misuse.trap("\(spelled): permits are at least 1 and the interval longer than zero (S28)")
+            Misuse.trap(
+                "\(Self.spelled(shown, permits: permits, per: interval)): permits are at least 1 and the "
+                    + "interval longer than zero (S28)")
         }
         limitName = shown
         self.permits = permits
         self.interval = interval
-        key = shown + Self.keySuffix
-        let window = RateWindow(permits: permits, interval: Self.nanoseconds(interval))
-        if let earlier = ExclusivityController.shared.setRate(window, forKey: key, name: shown) {
-            let first = Duration.nanoseconds(Int64(clamping: earlier.interval))
-            Misuse.trap(
-                "\(spelled): the rate limit's rate is \(earlier.permits) per \(first), the first one "
-                    + "given; one name has one rate (S13, S28)")
-        }
+        key = CategoryKey.rate(named: shown, permits: permits, interval: Self.nanoseconds(interval))
     }
 
     /// `RateLimit<name>`, for messages and diagnoses.
@@ -88,20 +83,13 @@ public struct RateLimit: OperationCondition {
         return total.overflow ? .max : max(1, UInt64(clamping: total.partialValue))
     }
 
-    /// Ends a rate limit's key: U+001E (which shown names do not contain), then `rate`. An
-    /// ``ExclusivityCategory``'s key ends in digits, so the two never meet.
-    private static let keySuffix = "\u{1E}rate"
+    /// The rate limit as its initializer is written, for messages.
+    static func spelled(_ name: String, permits: Int, per interval: Duration) -> String {
+        "RateLimit(\"\(name)\", permits: \(permits), per: \(interval))"
+    }
 
-    /// The bytes of `keySuffix`.
-    private static let keySuffixBytes = Array(keySuffix.utf8)
-
-    /// Whether `category` is a rate limit's key. Asked of every category an operation requests,
-    /// so it reads the last bytes in place (a native string is contiguous).
-    static func isKey(_ category: String) -> Bool {
-        let suffix = keySuffixBytes
-        return category.utf8.withContiguousStorageIfAvailable {
-            $0.suffix(suffix.count).elementsEqual(suffix)
-        }
-            ?? Array(category.utf8).suffix(suffix.count).elementsEqual(suffix)
+    /// ``spelled(_:permits:per:)`` with the interval in nanoseconds.
+    static func spelled(_ name: String, permits: Int, per interval: UInt64) -> String {
+        spelled(name, permits: permits, per: .nanoseconds(Int64(clamping: interval)))
     }
 }

@@ -66,13 +66,4 @@ public final class ExclusivityCategory: Sendable, CustomStringConvertible {
         }
         return String(shown)
     }
-
-    /// The limit an unscoped category `key` carries, if it is the key of an `ExclusivityCategory`;
-    /// `nil` for a string category.
-    static func limit(ofKey key: String) -> Int? {
-        guard key.utf8.contains(0x1E) else { return nil }
-        let parts = key.split(separator: separator, omittingEmptySubsequences: false)
-        guard parts.count >= 3, let limit = parts.last.flatMap({ Int($0) }), limit >= 1 else { return nil }
-        return limit
-    }
 }

@@ -20,28 +20,3 @@ struct MonotonicRateClock: RateClock {
             deadline: DispatchTime(uptimeNanoseconds: deadline), execute: handler)
     }
 }
-
-/// The time one section under the exclusivity controller's lock works with: its clock read once,
-/// when first needed (a section granting only categories never reads it).
-///
-/// Every question a section asks its rate limits must see the same time: a permit that expired
-/// between a failed grant and the timer's check would leave a waiter that time already admitted
-/// with neither a grant nor a timer.
-struct ClockReading {
-    private let clock: any RateClock
-    private var reading: UInt64?
-
-    init(_ clock: any RateClock) {
-        self.clock = clock
-    }
-
-    /// The time of this section: the clock's `now` the first time it is asked, the same after.
-    var now: UInt64 {
-        mutating get {
-            if let reading { return reading }
-            let now = clock.now
-            reading = now
-            return now
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// Which ready operations of a ``ConditionalOperationQueue`` run now and which wait for a slot, as

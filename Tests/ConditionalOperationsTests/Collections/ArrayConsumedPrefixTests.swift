@@ -1,6 +1,5 @@
+import ConditionalOperationsMachines
 import Testing
-
-@testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
     /// The lines (exclusivity, rate limits, the scheduler) take from the front of an array and let

@@ -32,6 +32,27 @@ extension ConditionalOperationsTests.CompositionTests {
                     for: ExclusivityController.scopedCategory(category, in: group)) == 0)
         }
 
+        /// A category is its name, whatever limit a condition states: a child stating the limit
+        /// of the category its group holds without stating one is scoped to the group (before the
+        /// limit travelled in the key, two spellings of one category were two categories here, and
+        /// the child waited for the group that waited for it).
+        @Test func S7_aChildStatingTheLimitOfItsGroupsCategoryRunsInTheGroupsScope() async {
+            let category = "S7.group.stated.\(UUID())"
+            let children = (0..<3).map { index in
+                let child = ClosureOperation<Void>(name: "child \(index)") { $0.finish() }
+                child.addCondition(MutuallyExclusive(category: category, limit: 1))
+                return child
+            }
+            let group = Self.exclusiveGroup(category, children: children)
+            let done = completionLatch([group])
+            ConditionalOperationQueue().addOperation(group)
+            #expect(await done.wait(seconds: 10), "the children ran in the group's scope")
+            #expect(children.allSatisfy { $0.isFinished && !$0.isCancelled })
+            #expect(
+                ExclusivityController.scoped(children[0].exclusivityScope.categories, under: group)
+                    == [ExclusivityController.scopedCategory(category, in: group)])
+        }
+
         @Test func S7_everyOtherHolderOfTheCategoryWaitsForTheWholeGroup() async {
             let category = "S7.group.outside"
             let order = Recorder()

@@ -1,20 +1,20 @@
+import ConditionalOperationsMachines
 import Testing
-
-@testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
     /// `RequestLine`, the line of one category, without threads: first come, first served (S7,
     /// S19) at a cost per request that does not grow with the requests that passed.
     @Suite struct RequestLineTests {
-        final class Request: LineRequest {
+        final class Request: Equatable {
             let label: String
             var isReleased = false
             init(_ label: String) { self.label = label }
+            static func == (lhs: Request, rhs: Request) -> Bool { lhs === rhs }
         }
 
         static func remove(_ request: Request, from line: inout RequestLine<Request>) -> String? {
             request.isReleased = true
-            return line.remove(request)?.label
+            return line.remove(request, isReleased: \.isReleased)?.label
         }
 
         @Test func S19_theFirstLimitRequestsAreAdmittedAndTheNextMovesUpInArrivalOrder() {
@@ -27,7 +27,7 @@ extension ConditionalOperationsTests {
             #expect(line.count == 4)
             #expect(Self.remove(requests[0], from: &line) == "r2")
             #expect(Self.remove(requests[1], from: &line) == "r4", "the gap is skipped")
-            #expect(line.line.map(\.label) == ["r2", "r4"])
+            #expect(line.line(isReleased: \.isReleased).map(\.label) == ["r2", "r4"])
             #expect(Self.remove(requests[2], from: &line) == nil)
             #expect(Self.remove(requests[4], from: &line) == nil)
             #expect(line.isEmpty && line.count == 0 && line.stored == 0)

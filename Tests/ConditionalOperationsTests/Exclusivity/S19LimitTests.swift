@@ -119,25 +119,73 @@ extension ConditionalOperationsTests {
             #expect(MutuallyExclusive(category: three, limit: 3).limit == 3, "the same limit again is fine")
         }
 
+        /// Making a condition writes nothing: two limits for one category made side by side do not
+        /// trap, and the category keeps no limit until an operation asks for it.
+        @Test func S19_makingAConditionRecordsNoLimit() {
+            let category = "S19.made.\(UUID())"
+            let conditions = [
+                MutuallyExclusive(category: category, limit: 3),
+                MutuallyExclusive(category: category, limit: 4),
+            ]
+            #expect(conditions.map(\.limit) == [3, 4])
+            #expect(MutuallyExclusive(category: category).limit == 1, "no operation asked for it")
+            #expect(ExclusivityController.shared.limit(of: category) == 1)
+        }
+
+        /// `init(category:)` states no limit: it takes the one an operation asked for the category
+        /// with, and holds it as one of that many.
+        @Test func S19_aConditionWithoutALimitTakesTheCategorysLimit() async {
+            let category = "S19.unstated.\(UUID())"
+            let queue = ConditionalOperationQueue()
+            let holder = ClosureOperation<Void>(name: "holder") { $0.finish() }
+            holder.addCondition(MutuallyExclusive(category: category, limit: 2))
+            let held = completionLatch([holder])
+            queue.addOperation(holder)
+            #expect(await held.wait())
+            #expect(MutuallyExclusive(category: category).limit == 2)
+            let gate = Latch()
+            let both = (0..<2).map { index in
+                ClosureOperation<Void>(name: "plain \(index)") { operation in
+                    Task {
+                        _ = await gate.wait()
+                        operation.finish()
+                    }
+                }
+            }
+            let done = completionLatch(both)
+            for operation in both {
+                operation.addCondition(MutuallyExclusive(category: category))
+                queue.addOperation(operation)
+            }
+            await waitUntil(seconds: 10) { both.allSatisfy(\.isExecuting) }
+            #expect(both.allSatisfy { $0.isExecuting }, "a limit of 2: both hold the category")
+            gate.countDown()
+            #expect(await done.wait())
+        }
+
         #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
+            /// An operation asking for a category with another limit than the first one given stops
+            /// the program naming it, the category and both limits (S13).
             @Test func S19_aDifferentLimitForACategoryTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = MutuallyExclusive(category: "uploads", limit: 3)
-                    _ = MutuallyExclusive(category: "uploads", limit: 4)
+                    await S19LimitTests.run(limits: [3, 4], category: "uploads")
                 }
                 let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
                 #expect(
                     message.contains(
-                        "MutuallyExclusive(category: \"uploads\", limit: 4): the category's limit is 3"))
+                        "'upload 2': MutuallyExclusive(category: \"uploads\", limit: 4): the category's limit is 3, "
+                            + "the first one given; one category has one limit (S13, S19)"), "\(message)")
             }
 
             @Test func S19_aLimitOfOneForACategoryWithAnotherLimitTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = MutuallyExclusive(category: "uploads", limit: 3)
-                    _ = MutuallyExclusive(category: "uploads")
+                    await S19LimitTests.run(limits: [3, 1], category: "uploads")
                 }
                 let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-                #expect(message.contains("limit: 1): the category's limit is 3"))
+                #expect(
+                    message.contains(
+                        "'upload 2': MutuallyExclusive(category: \"uploads\", limit: 1): the category's limit is 3"
+                    ), "\(message)")
             }
 
             @Test func S19_aLimitBelowOneTraps() async {
@@ -148,5 +196,17 @@ extension ConditionalOperationsTests {
                 #expect(message.contains("a limit is at least 1"))
             }
         #endif
+
+        /// Runs one operation after another on a queue, operation n asking for `category` with
+        /// `limits[n - 1]`.
+        static func run(limits: [Int], category: String) async {
+            let queue = ConditionalOperationQueue()
+            for (index, limit) in limits.enumerated() {
+                let operation = ClosureOperation<Void>(name: "upload \(index + 1)") { $0.finish() }
+                operation.addCondition(MutuallyExclusive(category: category, limit: limit))
+                queue.addOperation(operation)
+                await operation.untilFinished()
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import ConditionalOperationsTesting
 import Foundation
 import Testing
@@ -247,10 +248,23 @@ extension ConditionalOperationsTests {
         @Test func S26_aKeyIsTheObjectsAndShowsItsName() {
             let plain = ExclusivityCategory("plain", limit: 4)
             let odd = ExclusivityCategory("odd\u{1E}name\u{1F}", limit: 2)
-            #expect(ExclusivityCategory.limit(ofKey: plain.key) == 4)
-            #expect(ExclusivityCategory.limit(ofKey: odd.key) == 2)
+            #expect(CategoryKey.need(of: plain.key) == .category(line: plain.key, limit: .own(4)))
+            #expect(CategoryKey.need(of: odd.key) == .category(line: odd.key, limit: .own(2)))
             #expect(
-                ExclusivityCategory.limit(ofKey: "plain") == nil, "a string category has no limit of its own")
+                CategoryKey.need(of: "plain") == .category(line: "plain", limit: .unstated),
+                "a string category has no limit of its own")
+            #expect(
+                CategoryKey.need(
+                    of: MutuallyExclusive(category: "plain", limit: 3).mutuallyExclusiveCategories.first!)
+                    == .category(line: "plain", limit: .stated(3)),
+                "a stated limit: the same line as the name's")
+            let rate = RateLimit("plain", permits: 2, per: .seconds(1)).mutuallyExclusiveCategories.first!
+            #expect(
+                CategoryKey.need(of: rate)
+                    == .rate(
+                        key: rate, line: Substring(CategoryKey.rateLine(named: "plain")), permits: 2,
+                        interval: 1_000_000_000),
+                "a rate limit: a line of its own")
             #expect(ExclusivityController.unscopedName(plain.key) == "plain")
             #expect(ExclusivityController.unscopedName(odd.key) == "odd name ")
             #expect(odd.name == "odd\u{1E}name\u{1F}")

@@ -13,14 +13,10 @@ extension ConditionalOperationsTests {
 
         final class Requester: Sendable {}
 
-        /// A controller on `clock` with one rate limit; its key.
+        /// A controller on `clock`, and the key of a rate limit of `permits` a second.
         static func controller(permits: Int, clock: FakeRateClock) -> (ExclusivityController, String) {
-            let controller = ExclusivityController(clock: clock)
-            let key = "S28.controller\u{1E}rate"
-            #expect(
-                controller.setRate(RateWindow(permits: permits, interval: second), forKey: key, name: "S28")
-                    == nil)
-            return (controller, key)
+            let rate = RateLimit("S28.controller", permits: permits, per: .seconds(1))
+            return (ExclusivityController(clock: clock), rate.mutuallyExclusiveCategories.first!)
         }
 
         @Test func S28_waitersGetPermitsFirstComeFirstServedAsTheWindowFreesThem() {
@@ -36,7 +32,7 @@ extension ConditionalOperationsTests {
                 if isGranted { immediate.append(index) }
             }
             #expect(immediate == [0, 1])
-            #expect(controller.rateLineCount(forKey: key) == 5)
+            #expect(controller.rateLineCount(named: "S28.controller") == 5)
             #expect(clock.pendingDeadlines == [clock.now + Self.second], "one timer, for the first expiry")
             clock.advance(by: Self.second / 2)
             #expect(granted.all.isEmpty, "no permit frees within the window")
@@ -85,7 +81,7 @@ extension ConditionalOperationsTests {
                 controller.acquire([key], for: ObjectIdentifier(requester)) { granted.record("\(index)") }
             }
             controller.release(for: ObjectIdentifier(requesters[1]))  // cancelled while it waits
-            #expect(controller.rateLineCount(forKey: key) == 1)
+            #expect(controller.rateLineCount(named: "S28.controller") == 1)
             clock.advance(by: Self.second)
             #expect(granted.all == ["2"], "the next one takes the permit the withdrawn one did not")
             controller.release(for: ObjectIdentifier(requesters[2]))
@@ -132,7 +128,7 @@ extension ConditionalOperationsTests {
                 let expected = min(requesters.count, permits * (window + 1)) - permits
                 #expect(grants.withLock { $0 } == expected, "window \(window)")
             }
-            #expect(controller.rateLineCount(forKey: key) == 0)
+            #expect(controller.rateLineCount(named: "S28.controller") == 0)
             for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
         }
 
@@ -145,7 +141,7 @@ extension ConditionalOperationsTests {
             let rate = OperationDiagnosis.RateLimitWait(permits: 1, interval: .seconds(1), nextPermit: 0.75)
             #expect(
                 controller.waits(for: ObjectIdentifier(requesters[2]))
-                    == [.init(category: "S28", holder: nil, ahead: 1, rateLimit: rate)])
+                    == [.init(category: "S28.controller", holder: nil, ahead: 1, rateLimit: rate)])
             #expect(controller.waits(for: ObjectIdentifier(requesters[0])).isEmpty, "it holds its permit")
             for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
         }

@@ -104,7 +104,7 @@ extension ConditionalOperationsTests {
             blocked.cancel()
             #expect(await blockedDone.wait(seconds: 5), "a cancelled waiter finishes at once")
             #expect(blocked.executions.current == 0)
-            #expect(ExclusivityController.shared.rateLineCount(forKey: name + "\u{1E}rate") == 0)
+            #expect(ExclusivityController.shared.rateLineCount(named: name) == 0)
             let holderDone = completionLatch([holder])
             holder.finish()
             #expect(await holderDone.wait())
@@ -191,7 +191,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(first)
             #expect(await first.executing.wait())
             queue.addOperation(waiter)
-            await waitUntil { ExclusivityController.shared.rateLineCount(forKey: name + "\u{1E}rate") == 1 }
+            await waitUntil { ExclusivityController.shared.rateLineCount(named: name) == 1 }
             let diagnosis = waiter.diagnosis
             guard case .categories(let waits, _) = diagnosis.reason else {
                 Issue.record("not waiting for a permit: \(diagnosis)")
@@ -260,16 +260,27 @@ extension ConditionalOperationsTests {
         }
 
         #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
+            /// Making two rates for one name traps nothing; an operation asking for the name with
+            /// another rate than the first one asked for stops the program naming it and both rates.
             @Test func S28_anotherRateForANameTraps() async {
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                    _ = RateLimit("api", permits: 10, per: .seconds(1))
-                    _ = RateLimit("api", permits: 5, per: .seconds(1))
+                    let rates = [
+                        RateLimit("api", permits: 10, per: .seconds(1)),
+                        RateLimit("api", permits: 5, per: .seconds(1)),
+                    ]
+                    let queue = ConditionalOperationQueue()
+                    for (index, rate) in rates.enumerated() {
+                        let operation = ClosureOperation<Void>(name: "fetch \(index + 1)") { $0.finish() }
+                        operation.addCondition(rate)
+                        queue.addOperation(operation)
+                        await operation.untilFinished()
+                    }
                 }
                 let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
                 #expect(
                     message.contains(
-                        "RateLimit(\"api\", permits: 5, per: 1.0 seconds): the rate limit's rate is 10 per "
-                            + "1.0 seconds, the first one given; one name has one rate (S13, S28)"),
+                        "'fetch 2': RateLimit(\"api\", permits: 5, per: 1.0 seconds): the rate limit's rate is 10 "
+                            + "per 1.0 seconds, the first one given; one name has one rate (S13, S28)"),
                     "\(message)")
             }
 

@@ -1,6 +1,5 @@
+import ConditionalOperationsMachines
 import Testing
-
-@testable import ConditionalOperations
 
 extension ConditionalOperationsTests {
     /// S28: a rate limit's window, driven with made-up times: at most `permits` permits within any
@@ -56,7 +55,9 @@ extension ConditionalOperationsTests {
             #expect(window.available(at: 150) == 2)
         }
 
-        final class Entry {
+        final class Entry: Equatable {
+            static func == (lhs: Entry, rhs: Entry) -> Bool { lhs === rhs }
+
             var stands = true
         }
 

@@ -16,7 +16,6 @@ extension ConditionalOperationsTests {
             let unique = UUID().uuidString
             let category = "db-\(unique)"
             let rate = RateLimit("api-\(unique)", permits: 1, per: .milliseconds(200))
-            let rateKey = "api-\(unique)\u{1E}rate"
             let gate = Latch()
             let gateOperation = ClosureOperation<Void> { operation in
                 Task {
@@ -36,9 +35,12 @@ extension ConditionalOperationsTests {
             let outsider = ClosureOperation<Void>(name: "outsider") { $0.finish() }
             outsider.addCondition(MutuallyExclusive(category: category) && rate)
             queue.addOperation(outsider)
-            await waitUntil(seconds: 10) { ExclusivityController.shared.rateLineCount(forKey: rateKey) == 1 }
+            await waitUntil(seconds: 10) {
+                ExclusivityController.shared.rateLineCount(named: "api-\(unique)") == 1
+            }
             #expect(
-                ExclusivityController.shared.rateLineCount(forKey: rateKey) == 1, "the outsider waits in line"
+                ExclusivityController.shared.rateLineCount(named: "api-\(unique)") == 1,
+                "the outsider waits in line"
             )
             gate.countDown()
             let outcome = await within {

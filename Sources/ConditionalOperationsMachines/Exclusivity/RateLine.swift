@@ -8,35 +8,35 @@
 /// spent once taken, so a request that took one is never in the line again, and giving back what
 /// it holds frees nothing here: only time does. A request withdrawn while it waits (a cancelled
 /// operation) took none, and lets the next one move up.
-struct RateLine<Request: AnyObject> {
-    private(set) var window: RateWindow
+package struct RateLine<Request: Equatable> {
+    package private(set) var window: RateWindow
     /// The waiting requests, from `head` on.
     private var waiting: [Request] = []
     private var head = 0
 
-    init(window: RateWindow) {
+    package init(window: RateWindow) {
         self.window = window
     }
 
     /// The requests waiting for a permit.
-    var count: Int { waiting.count - head }
+    package var count: Int { waiting.count - head }
 
     /// The waiting requests in arrival order.
-    var line: ArraySlice<Request> { waiting[head...] }
+    package var line: ArraySlice<Request> { waiting[head...] }
 
-    mutating func append(_ request: Request) {
+    package mutating func append(_ request: Request) {
         waiting.append(request)
     }
 
     /// Whether `request` is among the first requests standing in line (`stands`) that the permits
     /// free at `now` cover; `request` itself stands. Changes nothing; walks the admitted ones and
     /// the requests between them that do not stand.
-    func admits(_ request: Request, at now: UInt64, stands: (Request) -> Bool) -> Bool {
+    package func admits(_ request: Request, at now: UInt64, stands: (Request) -> Bool) -> Bool {
         var free = window.available(at: now, upTo: count)
         var index = head
         while free > 0, index < waiting.count {
             let next = waiting[index]
-            if next === request { return true }
+            if next == request { return true }
             if stands(next) { free -= 1 }
             index += 1
         }
@@ -45,7 +45,7 @@ struct RateLine<Request: AnyObject> {
 
     /// The requests standing in line (`stands`) that the permits free at `now` cover, in arrival
     /// order.
-    func admitted(at now: UInt64, stands: (Request) -> Bool) -> [Request] {
+    package func admitted(at now: UInt64, stands: (Request) -> Bool) -> [Request] {
         var free = window.available(at: now, upTo: count)
         var admitted: [Request] = []
         var index = head
@@ -61,20 +61,20 @@ struct RateLine<Request: AnyObject> {
 
     /// Whether some request waits only for time: more requests wait than permits are free, and a
     /// permit of the window expires later.
-    func waitsForTime(at now: UInt64) -> Bool {
+    package func waitsForTime(at now: UInt64) -> Bool {
         count > window.available(at: now, upTo: count) && window.oldestExpiry(at: now) != nil
     }
 
     /// How many requests are ahead of `request` (the line's count if it is not in line).
-    func position(of request: Request) -> Int {
-        (waiting[head...].firstIndex { $0 === request } ?? waiting.count) - head
+    package func position(of request: Request) -> Int {
+        (waiting[head...].firstIndex { $0 == request } ?? waiting.count) - head
     }
 
     /// Takes a permit for `request`, admitted at `now` (``admits(_:at:stands:)``), and takes it out
     /// of the line: the permit is spent.
-    mutating func grant(_ request: Request, at now: UInt64) {
+    package mutating func grant(_ request: Request, at now: UInt64) {
         window.take(at: now)
-        guard let index = waiting[head...].firstIndex(where: { $0 === request }) else {
+        guard let index = waiting[head...].firstIndex(where: { $0 == request }) else {
             fatalError("RateLine: a permit granted to a request not in line")
         }
         remove(at: index)
@@ -82,8 +82,8 @@ struct RateLine<Request: AnyObject> {
 
     /// Takes out `request`, withdrawn before it took a permit: the requests behind it may now be
     /// admitted (``admitted(at:stands:)``).
-    mutating func withdraw(_ request: Request) {
-        guard let index = waiting[head...].firstIndex(where: { $0 === request }) else { return }
+    package mutating func withdraw(_ request: Request) {
+        guard let index = waiting[head...].firstIndex(where: { $0 == request }) else { return }
         remove(at: index)
     }
 
