@@ -55,8 +55,9 @@ enum CategoryKey {
                 permits >= 1, permits <= UInt64(Int.max),
                 let interval = number(UnsafeBufferPointer(rebasing: bytes[(separators.2 + 1)...]))
             else { return .category(line: key, limit: .unstated) }
-            let line = key.utf8.prefix(separators.1)
-            return .rate(key: key, line: Substring(line), permits: Int(permits), interval: interval)
+            // An offset into native UTF-8 is found without walking the bytes before it.
+            let end = key.utf8.index(key.utf8.startIndex, offsetBy: separators.1)
+            return .rate(line: Substring(key.utf8[..<end]), permits: Int(permits), interval: interval)
         }
         guard let limit = number(UnsafeBufferPointer(rebasing: bytes[(separators.1 + 1)...])), limit >= 1,
             limit <= UInt64(Int.max)
@@ -90,7 +91,7 @@ enum CategoryKey {
     static func line(of key: String) -> String {
         switch need(of: key) {
         case .category(let line, _): line
-        case .rate(_, let line, _, _): String(line)
+        case .rate(let line, _, _): String(line)
         }
     }
 

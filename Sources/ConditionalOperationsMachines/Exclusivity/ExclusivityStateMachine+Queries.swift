@@ -71,6 +71,6 @@ extension ExclusivityStateMachine {
 
     /// The requests waiting for a permit of the rate limit `line`.
     package func requestCount(inRateLimit line: String) -> Int {
-        rateIndex[line].map { rates[$0].requests.count } ?? 0
+        rateIndex[Substring(line)].map { rates[$0].requests.count } ?? 0
     }
 }

@@ -23,9 +23,8 @@ package struct ExclusivityStateMachine {
         /// A place in the line `line` (the category's identity), whose limit is `limit`.
         case category(line: String, limit: Limit)
         /// A permit of the rate limit `line`: at most `permits` within any window of `interval`
-        /// nanoseconds. `key` names the rate limit and its rate together: a key met before needs
-        /// no check, and `line` is made a `String` only for a key met the first time.
-        case rate(key: String, line: Substring, permits: Int, interval: UInt64)
+        /// nanoseconds. A part of the key, found without copying it.
+        case rate(line: Substring, permits: Int, interval: UInt64)
     }
 
     /// Where a category's limit comes from.
@@ -143,9 +142,8 @@ package struct ExclusivityStateMachine {
     /// The rate limits, kept for the process's life: their windows outlive their lines, and a
     /// name's rate is the first one given (S28).
     var rates: [Rate] = []
-    var rateIndex: [String: Int] = [:]
-    /// The rate limits by the keys that asked for them.
-    var rateKeys: [String: Int] = [:]
+    /// By line: a part of the key that first asked, so that a lookup copies nothing.
+    var rateIndex: [Substring: Int] = [:]
     /// The requests waiting in rate limits' lines: while there are none, no event needs the time.
     var inRateLines = 0
 
@@ -176,8 +174,8 @@ extension ExclusivityStateMachine {
             case .category(let line, let limit):
                 let slot = categorySlot(line, limit: limit)
                 if !lines.contains(slot) { lines.append(slot) }
-            case .rate(let key, let line, let permits, let interval):
-                let index = rateIndex(key: key, line: line, permits: permits, interval: interval)
+            case .rate(let line, let permits, let interval):
+                let index = rateIndex(line, permits: permits, interval: interval)
                 if !rateLines.contains(index) { rateLines.append(index) }
             }
         }
@@ -227,8 +225,8 @@ extension ExclusivityStateMachine {
             case .category(let line, .stated(let given)):
                 let first = limits[line] ?? categoryIndex[line].map { categories[$0].requests.limit }
                 if let first, first != given { return .limit(line: line, given: given, first: first) }
-            case .rate(let key, let line, let permits, let interval):
-                guard rateKeys[key] == nil, let index = rateIndex[String(line)] else { continue }
+            case .rate(let line, let permits, let interval):
+                guard let index = rateIndex[line] else { continue }
                 let window = rates[index].requests.window
                 if window.permits != permits || window.interval != max(1, interval) {
                     return .rate(
@@ -267,21 +265,14 @@ extension ExclusivityStateMachine {
     }
 
     /// The index of the rate limit `line`, made with its rate the first time it is asked for.
-    private mutating func rateIndex(key: String, line: Substring, permits: Int, interval: UInt64) -> Int {
-        if let index = rateKeys[key] { return index }
-        let name = String(line)
-        let index: Int
-        if let known = rateIndex[name] {
-            index = known  // the same rate in another spelling: `conflict(in:)` compared them
-        } else {
-            rates.append(
-                Rate(line: name, requests: RateLine(window: RateWindow(permits: permits, interval: interval)))
-            )
-            index = rates.count - 1
-            rateIndex[name] = index
-        }
-        rateKeys[key] = index
-        return index
+    private mutating func rateIndex(_ line: Substring, permits: Int, interval: UInt64) -> Int {
+        if let index = rateIndex[line] { return index }
+        rates.append(
+            Rate(
+                line: String(line),
+                requests: RateLine(window: RateWindow(permits: permits, interval: interval))))
+        rateIndex[line] = rates.count - 1
+        return rates.count - 1
     }
 
     private mutating func newRequest(

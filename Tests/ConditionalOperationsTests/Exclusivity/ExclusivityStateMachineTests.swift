@@ -103,9 +103,9 @@ extension ConditionalOperationsTests {
         @Test func S28_anotherRateIsAMisuse() {
             var machine = Machine()
             let owners = (0..<2).map { _ in Owner() }
-            let rate = Machine.Need.rate(key: "api 2/100", line: "api", permits: 2, interval: 100)
+            let rate = Machine.Need.rate(line: "api", permits: 2, interval: 100)
             #expect(Self.acquire([rate], owners[0], in: &machine).hasPrefix("granted"))
-            let other = Machine.Need.rate(key: "api 3/100", line: "api", permits: 3, interval: 100)
+            let other = Machine.Need.rate(line: "api", permits: 3, interval: 100)
             #expect(
                 Self.acquire([other], owners[1], in: &machine)
                     == "misuse \(Machine.Conflict.rate(line: "api", given: (3, 100), first: (2, 100)))")
@@ -116,7 +116,7 @@ extension ConditionalOperationsTests {
         @Test func S28_anEventNeedingTheTimeAsksForIt() {
             var machine = Machine()
             let owners = (0..<3).map { _ in Owner() }
-            let rate = Machine.Need.rate(key: "api 1/100", line: "api", permits: 1, interval: 100)
+            let rate = Machine.Need.rate(line: "api", permits: 1, interval: 100)
             #expect(Self.acquire([rate], owners[0], in: &machine, now: nil) == "read the clock")
             #expect(machine.requestCount(inRateLimit: "api") == 0)
             #expect(Self.acquire([rate], owners[0], in: &machine, now: 0) == "granted, 0 grants, 0 wakes")
@@ -133,7 +133,7 @@ extension ConditionalOperationsTests {
             var machine = Machine()
             let owners = (0..<2).map { _ in Owner() }
             let granted = Recorder()
-            let rate = Machine.Need.rate(key: "api 1/100", line: "api", permits: 1, interval: 100)
+            let rate = Machine.Need.rate(line: "api", permits: 1, interval: 100)
             _ = Self.acquire([rate], owners[0], in: &machine, now: 0)
             let action = machine.acquire([rate], for: ObjectIdentifier(owners[1]), requester: nil, now: 10) {
                 granted.record("second")

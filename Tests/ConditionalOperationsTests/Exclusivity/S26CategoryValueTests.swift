@@ -262,7 +262,7 @@ extension ConditionalOperationsTests {
             #expect(
                 CategoryKey.need(of: rate)
                     == .rate(
-                        key: rate, line: Substring(CategoryKey.rateLine(named: "plain")), permits: 2,
+                        line: Substring(CategoryKey.rateLine(named: "plain")), permits: 2,
                         interval: 1_000_000_000),
                 "a rate limit: a line of its own")
             #expect(ExclusivityController.unscopedName(plain.key) == "plain")
