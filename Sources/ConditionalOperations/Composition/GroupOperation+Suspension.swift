@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 extension GroupOperation {
@@ -33,7 +34,7 @@ extension GroupOperation {
     /// again while it changed meanwhile: two threads' writes may land in either order, and the
     /// last one must be the latest wish. Outside the lock: resuming a queue may call the `isReady`
     /// of its operations.
-    func suspendQueue(_ suspension: GroupStateMachine.QueueSuspension?) {
+    func suspendQueue(_ suspension: GroupMachine.QueueSuspension?) {
         var write = suspension
         while let next = write {
             next.queue.isSuspended = next.isSuspended

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// An operation made of other operations, its children: it finishes once every child finished,
@@ -52,14 +53,14 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// The children. Only reached under the operation's own lock, which makes every access
     /// exclusive: the group takes no lock of its own, and its cancel reaches its children in the
     /// cancel's own trip through that lock.
-    @exclusivity(unchecked) var lockedGroup: GroupStateMachine
+    @exclusivity(unchecked) var lockedGroup: GroupMachine
 
     /// Creates a group of `operations`; more can be added with ``addOperation(_:)``.
     public init(operations: [Foundation.Operation] = []) {
         let queue = ConditionalOperationQueue()
         queue.isSuspended = true
         queue.name = "GroupOperation"
-        lockedGroup = GroupStateMachine(queue: queue, children: operations)
+        lockedGroup = GroupMachine(queue: queue, children: operations)
         super.init()
         let tracker = GroupChildTracker(group: self)
         queue.delegate = tracker
@@ -125,16 +126,13 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     /// ``addOperation(_:)``, produced by a child, or a child's condition dependency. The group
     /// keeps them as long as it lives.
     public var children: [Foundation.Operation] {
-        withOwnLock { lockedGroup.children.all }
+        withOwnLock { lockedGroup.allChildren }
     }
 
     /// Whether the group handed its children to its queue (it executes, or started without
     /// executing): until then they wait for it (a child's diagnosis says so, S31).
     var hasStarted: Bool {
-        withOwnLock {
-            if case .waiting = lockedGroup.state { return false }
-            return true
-        }
+        withOwnLock { lockedGroup.hasStarted }
     }
 
     /// How many children execute at once (S11); `OperationQueue.defaultMaxConcurrentOperationCount`
@@ -150,10 +148,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         set {
             ValueCheck.require(
                 ValueCheck.concurrencyLimit(newValue, setting: "\(diagnosticName).maxConcurrentChildren"))
-            let queue = withOwnLock {
-                lockedGroup.maxConcurrentChildren = newValue
-                return lockedGroup.queue
-            }
+            let queue = withOwnLock { lockedGroup.setMaxConcurrentChildren(newValue) }
             queue?.maxConcurrentOperationCount = newValue
         }
     }
@@ -200,7 +195,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     }
 
     /// Hands the waiting children to the queue and starts it.
-    private func start(_ ending: GroupStateMachine.Ending) {
+    private func start(_ ending: GroupMachine.Ending) {
         let action = withOwnLock { lockedGroup.start(ending) }
         switch action {
         case .start(let queue, let children):
@@ -256,7 +251,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
     }
 
     /// The last child finished: the group finishes as it started, executing or not.
-    private func end(_ ending: GroupStateMachine.Ending, errors: [any Error]) {
+    private func end(_ ending: GroupMachine.Ending, errors: [any Error]) {
         switch ending {
         case .finish:
             // Foundation runs a progress's cancellation handler later, on another thread, after it

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// A group's ``ConditionalOperation/progress`` adds up its children's: each child is one unit of
@@ -36,7 +37,7 @@ extension GroupOperation {
     private func adoptProgress(of child: ConditionalOperation) {
         let (childProgress, made) = child.makeProgress()
         var adopted = false
-        if made, let parent = withOwnLock({ lockedGroup.progress?.progress }) {
+        if made, let parent = withOwnLock({ lockedGroup.madeProgress }) {
             // A finished child's progress is complete, and the group may have completed its own
             // meanwhile (with the same lock): added now, it would count a second time, past the
             // total. Its unit is the tally's instead.

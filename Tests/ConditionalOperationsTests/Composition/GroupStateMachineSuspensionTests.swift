@@ -20,11 +20,11 @@ extension ConditionalOperationsTests.CompositionTests.GroupStateMachineTests {
     ])
     func S30_setSuspended(given: Given, write: String) {
         var machine = Self.machine(given, first: BlockOperation {})
-        let before = Self.describe(machine.state)
+        let before = machine.stateDescription
         #expect(
             Self.describe(machine.setSuspended(true)) == write, "a cancelled group drains its children (S11)")
         #expect(machine.isSuspended)
-        #expect(Self.describe(machine.state) == before, "only the queue follows")
+        #expect(machine.stateDescription == before, "only the queue follows")
         #expect(Self.describe(machine.setSuspended(false)) == (write == "none" ? "none" : "resume"))
         #expect(!machine.isSuspended)
     }
@@ -58,7 +58,7 @@ extension ConditionalOperationsTests.CompositionTests.GroupStateMachineTests {
         var machine = Self.machine(.executing, first: first)
         _ = machine.cancel()
         _ = machine.childFinished(first, errors: [])
-        #expect(Self.describe(machine.state) == "finished")
+        #expect(machine.stateDescription == "finished")
         #expect(Self.describe(machine.childrenCancelled()) == "none", "the queue was let go of")
     }
 

@@ -7,7 +7,7 @@ extension ConditionalOperationsTests.CompositionTests {
     /// A group's children as a value, without threads: each table reads as the specification of
     /// one event in every state (S11).
     @Suite struct GroupStateMachineTests {
-        typealias Machine = GroupStateMachine
+        typealias Machine = GroupMachine
 
         /// The states an event is tried in, each reached by the events that lead there.
         enum Given: String, CaseIterable, CustomStringConvertible {
@@ -41,17 +41,6 @@ extension ConditionalOperationsTests.CompositionTests {
             return machine
         }
 
-        static func describe(_ state: Machine.State) -> String {
-            switch state {
-            case .waiting(let waiting):
-                "waiting(\(waiting.children.count)\(waiting.isCancelled ? ", cancelled" : ""))"
-            case .running(let running):
-                "running(\(running.unfinished)\(running.isCancelled ? ", cancelled" : ""), \(running.ending))"
-            case .finished: "finished"
-            case .modifying: "modifying"
-            }
-        }
-
         @Test(arguments: [
             (Given.waiting, "cancel 1", "waiting(1, cancelled)"),
             (.waitingCancelled, "none", "waiting(1, cancelled)"),
@@ -69,7 +58,7 @@ extension ConditionalOperationsTests.CompositionTests {
                     "cancel \(children.count)\(queue == nil ? "" : ", suspending the queue")"
                 }
             #expect(described == action)
-            #expect(Self.describe(machine.state) == next)
+            #expect(machine.stateDescription == next)
         }
 
         @Test(arguments: [
@@ -89,7 +78,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 case .runLate: "run late"
                 }
             #expect(described == action)
-            #expect(Self.describe(machine.state) == next, "counted from addOperation on (S33)")
+            #expect(machine.stateDescription == next, "counted from addOperation on (S33)")
         }
 
         /// S33: a child counted by `add` is not counted again when its queue adds it, and the
@@ -105,7 +94,7 @@ extension ConditionalOperationsTests.CompositionTests {
             }
             let cancels = machine.childWillBeAdded(late)
             #expect(!cancels)
-            #expect(Self.describe(machine.state) == "running(1, finish)")
+            #expect(machine.stateDescription == "running(1, finish)")
             guard case .end = machine.childFinished(late, errors: []) else {
                 Issue.record("the late child's end did not end the group")
                 return
@@ -123,7 +112,7 @@ extension ConditionalOperationsTests.CompositionTests {
             var machine = Self.machine(given, first: BlockOperation {})
             let cancelsIt = machine.childWillBeAdded(BlockOperation {})
             #expect(cancelsIt == cancels)
-            #expect(Self.describe(machine.state) == next)
+            #expect(machine.stateDescription == next)
         }
 
         @Test(arguments: [
@@ -141,7 +130,7 @@ extension ConditionalOperationsTests.CompositionTests {
                 case .end(let ending, let errors, _, _): "end \(ending) \(testErrorIDs(errors))"
                 }
             #expect(described == action)
-            #expect(Self.describe(machine.state) == next)
+            #expect(machine.stateDescription == next)
         }
 
         @Test func S11_theGroupEndsOnlyWithItsLastChildAndWithEveryChildsErrors() {

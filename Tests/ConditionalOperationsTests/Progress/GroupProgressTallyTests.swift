@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 import Testing
 

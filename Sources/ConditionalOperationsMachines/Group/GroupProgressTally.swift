@@ -1,6 +1,6 @@
 import Foundation
 
-/// The units of a ``GroupOperation``'s progress, kept under the group's own operation lock once
+/// The units of a `GroupOperation`'s progress, kept under the group's own operation lock once
 /// its progress was asked for: one unit per child.
 ///
 /// A `ConditionalOperation` child whose progress the group made counts through that progress,
@@ -18,8 +18,8 @@ import Foundation
 /// A group without children counts one unit, as any operation does: swift-corelibs-foundation
 /// traps on a total lowered to 0 (its fractions then all have the denominator 0, and adding two
 /// of them is a precondition failure), and every later write to such a progress traps too.
-struct GroupProgressTally {
-    let progress: Progress
+package struct GroupProgressTally {
+    package let progress: Progress
     /// Every child the group knows of: the progress's total, once there is one.
     private var total: Int64 = 0
     private var writtenTotal: Int64 = -1
@@ -34,21 +34,21 @@ struct GroupProgressTally {
     /// the group hands it to its queue.
     private var known: Set<ObjectIdentifier> = []
 
-    init(progress: Progress) {
+    package init(progress: Progress) {
         self.progress = progress
     }
 
     /// What the writer writes: the total, and how many units to add to the completed count.
-    struct Write {
-        let progress: Progress
-        let total: Int64
-        let completed: Int64
+    package struct Write {
+        package let progress: Progress
+        package let total: Int64
+        package let completed: Int64
     }
 
     /// The group knows of `child` (`adopts`: it will try to adopt the child's progress).
     /// Returns `false` if it knew already.
     @discardableResult
-    mutating func add(_ child: ObjectIdentifier, adopts: Bool) -> Bool {
+    package mutating func add(_ child: ObjectIdentifier, adopts: Bool) -> Bool {
         guard known.insert(child).inserted else { return false }
         total += 1
         if adopts { reserved[child] = false }
@@ -56,13 +56,13 @@ struct GroupProgressTally {
     }
 
     /// `child` had finished before the progress was made.
-    mutating func addFinished() {
+    package mutating func addFinished() {
         total += 1
         unwrittenCompleted += 1
     }
 
     /// `child` finished: counted unless its own progress counts it.
-    mutating func finished(_ child: ObjectIdentifier) {
+    package mutating func finished(_ child: ObjectIdentifier) {
         guard known.remove(child) != nil else { return }
         if adopted.remove(child) != nil { return }
         if reserved[child] != nil {
@@ -73,7 +73,7 @@ struct GroupProgressTally {
     }
 
     /// The group tried to adopt `child`'s progress; `adopted` tells whether it did.
-    mutating func resolve(_ child: ObjectIdentifier, adopted: Bool) {
+    package mutating func resolve(_ child: ObjectIdentifier, adopted: Bool) {
         guard let finished = reserved.removeValue(forKey: child) else { return }
         if adopted {
             // A child that finished already completed its progress, which counts it.
@@ -85,7 +85,7 @@ struct GroupProgressTally {
 
     /// The caller becomes the writer if nobody writes and something changed: it writes the
     /// result, then calls ``nextWrite()`` until that returns `nil`.
-    mutating func beginWrite() -> Write? {
+    package mutating func beginWrite() -> Write? {
         guard !isWriting else { return nil }
         return nextWrite()
     }
@@ -94,12 +94,12 @@ struct GroupProgressTally {
     /// while a writer may still be writing older counts (a write never lowers a total). The units
     /// of children whose progress counts itself are not written: Foundation adds them as those
     /// progresses complete, and the group's own finish completes what is left.
-    func finalWrite() -> Write {
+    package func finalWrite() -> Write {
         Write(progress: progress, total: max(total, 1), completed: unwrittenCompleted)
     }
 
     /// The writer's next write, or `nil`: it stops.
-    mutating func nextWrite() -> Write? {
+    package mutating func nextWrite() -> Write? {
         let units = max(total, 1)
         guard units != writtenTotal || unwrittenCompleted > 0 else {
             isWriting = false

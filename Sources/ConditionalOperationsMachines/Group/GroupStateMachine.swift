@@ -1,15 +1,17 @@
 import Foundation
 
-/// The children of one ``GroupOperation`` as a value with no side effects (S11).
+/// The children of one `GroupOperation` as a value with no side effects (S11). Generic over the
+/// queue the children run on, its delegate (`Tracker`) and the operations whose progress the
+/// group adopts, so that it reaches nothing of the library but what it is given.
 ///
 /// Kept under the group's own operation lock (`withOwnLock`), the one its operation machine is
 /// behind. Each event returns what the group must do once it has released that lock: start the
 /// children, cancel them, finish. The count of unfinished children and the errors they finished
 /// with change together, under that one lock, or a last child could finish the group before a slower one's
 /// errors were added.
-struct GroupStateMachine {
+package struct GroupStateMachine<Queue: AnyObject, Tracker: AnyObject, Adoptable: Foundation.Operation> {
     /// How a started group ends once its last child finished.
-    enum Ending {
+    package enum Ending {
         /// It executed: `finish(errors:)`.
         case finish
         /// It started without executing (cancelled, a condition failed): `finishDraining(errors:)`.
@@ -17,16 +19,16 @@ struct GroupStateMachine {
     }
 
     struct Waiting {
-        let queue: ConditionalOperationQueue
+        let queue: Queue
         /// The delegate of `queue`, which holds it weakly.
-        var tracker: GroupChildTracker?
+        var tracker: Tracker?
         var children: [Foundation.Operation]
         var isCancelled = false
     }
 
-    struct Running {
-        let queue: ConditionalOperationQueue
-        let tracker: GroupChildTracker?
+    package struct Running {
+        let queue: Queue
+        let tracker: Tracker?
         let ending: Ending
         /// The children added to the queue and not finished: a cancel reaches each one itself,
         /// wherever the queue keeps it.
@@ -76,18 +78,18 @@ struct GroupStateMachine {
     /// Every child added, in order (S11): kept for `children` until the group is let go of.
     private(set) var children = ChildList()
     /// What `maxConcurrentChildren` was set to; the queue has it while the group runs.
-    var maxConcurrentChildren = OperationQueue.defaultMaxConcurrentOperationCount
+    package private(set) var maxConcurrentChildren = OperationQueue.defaultMaxConcurrentOperationCount
     /// What `isSuspended` was set to (S30): while it is `true` the running group's queue starts no
     /// child, unless the group was cancelled.
-    private(set) var isSuspended = false
+    package private(set) var isSuspended = false
 
-    init(queue: ConditionalOperationQueue, children: [Foundation.Operation]) {
+    package init(queue: Queue, children: [Foundation.Operation]) {
         state = .waiting(Waiting(queue: queue, children: children))
         for child in children { self.children.append(child) }
     }
 
     /// The queue the children run on, while the group has one: `maxConcurrentChildren` goes there.
-    var queue: ConditionalOperationQueue? {
+    package var queue: Queue? {
         switch state {
         case .waiting(let waiting): waiting.queue
         case .running(let running): running.queue
@@ -95,14 +97,44 @@ struct GroupStateMachine {
         }
     }
 
+    /// The state in words, for tests: `waiting(2, cancelled)`, `running(1, finish)`, `finished`.
+    package var stateDescription: String {
+        switch state {
+        case .waiting(let waiting):
+            "waiting(\(waiting.children.count)\(waiting.isCancelled ? ", cancelled" : ""))"
+        case .running(let running):
+            "running(\(running.unfinished)\(running.isCancelled ? ", cancelled" : ""), \(running.ending))"
+        case .finished: "finished"
+        case .modifying: "modifying"
+        }
+    }
+
+    /// Every child added, in order, each once (S11).
+    package var allChildren: [Foundation.Operation] { children.all }
+
+    /// Whether the group started: its children run on its queue, or ran.
+    package var hasStarted: Bool {
+        if case .waiting = state { return false }
+        return true
+    }
+
+    /// The group's progress, once it was made.
+    package var madeProgress: Progress? { progress?.progress }
+
+    /// `maxConcurrentChildren` was set: the queue to give it to, while the group has one.
+    package mutating func setMaxConcurrentChildren(_ limit: Int) -> Queue? {
+        maxConcurrentChildren = limit
+        return queue
+    }
+
     /// Whether children finishing now are counted.
-    var isRunning: Bool {
+    package var isRunning: Bool {
         if case .running = state { return true }
         return false
     }
 
     /// The queue's delegate, kept until the group finished. Set once, right after creation.
-    mutating func track(with tracker: GroupChildTracker) {
+    package mutating func track(with tracker: Tracker) {
         guard case .waiting(var waiting) = state else {
             fatalError("GroupStateMachine: track(with:) in state \(state)")
         }
@@ -110,17 +142,17 @@ struct GroupStateMachine {
         state = .waiting(waiting)
     }
 
-    enum AddAction {
+    package enum AddAction {
         /// It waits for the group: scope its categories (S7), and cancel it if asked.
         case adopt(cancel: Bool)
         /// Add it to the queue, cancelled first if asked.
-        case run(ConditionalOperationQueue, cancel: Bool)
+        case run(Queue, cancel: Bool)
         /// The group finished: cancel it and run it on the library's queue, so it still finishes.
         case runLate
     }
 
     /// `addOperation(_:)` was called with `child`.
-    mutating func add(_ child: Foundation.Operation) -> AddAction {
+    package mutating func add(_ child: Foundation.Operation) -> AddAction {
         children.append(child)
         switch state {
         case .waiting(var waiting):
@@ -144,15 +176,15 @@ struct GroupStateMachine {
         }
     }
 
-    enum StartAction {
+    package enum StartAction {
         /// Give the queue the group's quality of service, add `children`, report ``started()``
         /// and write the suspension it returns, then report ``childFinished(_:errors:)`` with `nil`
         /// for the start itself.
-        case start(ConditionalOperationQueue, children: [Foundation.Operation])
+        case start(Queue, children: [Foundation.Operation])
     }
 
     /// The group executes (`.finish`) or started without executing (`.finishDraining`).
-    mutating func start(_ ending: Ending) -> StartAction {
+    package mutating func start(_ ending: Ending) -> StartAction {
         switch state {
         case .waiting(let waiting):
             // The waiting children go to the queue; a group that does not execute cancels them.
@@ -168,11 +200,11 @@ struct GroupStateMachine {
     }
 
     /// The start added the first children to the queue: it no longer holds the queue suspended.
-    mutating func started() -> QueueSuspension? {
+    package mutating func started() -> QueueSuspension? {
         releaseQueueHold(event: "started")
     }
 
-    enum CancelAction {
+    package enum CancelAction {
         case none
         /// Cancel each of `children`, with the queue suspended meanwhile if `suspending` says so
         /// (write it first; then report ``childrenCancelled()``): a cancelled child finishing at
@@ -181,7 +213,7 @@ struct GroupStateMachine {
     }
 
     /// The group was cancelled.
-    mutating func cancel() -> CancelAction {
+    package mutating func cancel() -> CancelAction {
         switch state {
         case .waiting(var waiting):
             // The waiting children are cancelled now; they still run once the group starts.
@@ -207,7 +239,7 @@ struct GroupStateMachine {
     }
 
     /// The queue is about to add `child`. Returns whether to cancel it.
-    mutating func childWillBeAdded(_ child: Foundation.Operation) -> Bool {
+    package mutating func childWillBeAdded(_ child: Foundation.Operation) -> Bool {
         children.append(child)  // a produced operation or a condition's dependency is a child too
         switch state {
         case .running(var running):
@@ -224,7 +256,7 @@ struct GroupStateMachine {
         }
     }
 
-    enum ChildFinishedAction {
+    package enum ChildFinishedAction {
         case none
         /// The last child finished: the group ends this way, with all its children's errors.
         /// `progress` is what the group's progress, if it was made, still has to be told of every
@@ -235,7 +267,9 @@ struct GroupStateMachine {
     }
 
     /// `child` finished with `errors`; `nil` for the start, once the first children were added.
-    mutating func childFinished(_ child: Foundation.Operation?, errors: [any Error]) -> ChildFinishedAction {
+    package mutating func childFinished(_ child: Foundation.Operation?, errors: [any Error])
+        -> ChildFinishedAction
+    {
         switch state {
         case .running(var running):
             // Counted; the last one ends the group and lets go of its queue.
@@ -268,15 +302,15 @@ struct GroupStateMachine {
     /// What the group's queue's `isSuspended` should be set to, as the machine's `change`-th
     /// change of it left it. The writes of two threads may land in either order, so each writer
     /// asks ``queueSuspension(after:)`` once it wrote: the last write is then the latest wish.
-    struct QueueSuspension {
-        let queue: ConditionalOperationQueue
-        let isSuspended: Bool
-        let change: Int
+    package struct QueueSuspension {
+        package let queue: Queue
+        package let isSuspended: Bool
+        package let change: Int
     }
 
     /// `isSuspended` was set. The queue follows once the group runs; a waiting group's queue stays
     /// suspended until the group starts.
-    mutating func setSuspended(_ suspended: Bool) -> QueueSuspension? {
+    package mutating func setSuspended(_ suspended: Bool) -> QueueSuspension? {
         isSuspended = suspended
         switch state {
         case .running(var running):
@@ -292,13 +326,13 @@ struct GroupStateMachine {
     }
 
     /// The cancel of a running group reached every child: it no longer holds the queue suspended.
-    mutating func childrenCancelled() -> QueueSuspension? {
+    package mutating func childrenCancelled() -> QueueSuspension? {
         releaseQueueHold(event: "childrenCancelled")
     }
 
     /// What to write if the suspension changed since the `change`-th change; `nil` if it did not,
     /// or if the group let go of its queue.
-    func queueSuspension(after change: Int) -> QueueSuspension? {
+    package func queueSuspension(after change: Int) -> QueueSuspension? {
         guard case .running(let running) = state, running.suspensionChanges != change else { return nil }
         return suspension(of: running)
     }
