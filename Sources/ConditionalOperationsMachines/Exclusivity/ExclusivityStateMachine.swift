@@ -166,6 +166,13 @@ extension ExclusivityStateMachine {
         }
         if let conflict = conflict(in: needs) { return .misuse(conflict) }
         let time = now ?? 0  // read only where a rate limit is involved, and then given
+        var effects = Effects()
+        // The earlier request goes first: it may be the last in a line this one asks for, whose
+        // category it then forgets, and this one must find the line anew.
+        if let previous {
+            owners[owner] = nil
+            withdraw(previous, at: time, into: &effects)
+        }
         var lines: [Int] = []
         lines.reserveCapacity(needs.count)
         var rateLines: [Int] = []
@@ -181,8 +188,6 @@ extension ExclusivityStateMachine {
         }
         let id = newRequest(categories: lines, rates: rateLines, grant: grant, requester: requester)
         owners[owner] = id
-        var effects = Effects()
-        if let previous { withdraw(previous, at: time, into: &effects) }
         for slot in lines { categories[slot].requests.append(id) }
         for index in rateLines { rates[index].requests.append(id) }
         if !rateLines.isEmpty { inRateLines += 1 }

@@ -250,6 +250,26 @@ extension ConditionalOperationsTests {
             #expect(!controller.isTracking("x") && !controller.isTracking("y"))
         }
 
+        /// A requester asking again for the one category only it holds keeps it exclusive: its
+        /// earlier request, the last in the line, is withdrawn before the new one finds the line.
+        /// The line was once found first, then forgotten with the earlier request, and the new
+        /// request stood in a line nobody else could see: the next requester held the category too
+        /// (found by `ExclusivityStateMachineModelTests`; the operation itself asks once).
+        @Test func S7_askingAgainForTheCategoryOnlyItHoldsKeepsItExclusive() {
+            let controller = ExclusivityController()
+            let granted = Recorder()
+            let (first, second) = (NSObject(), NSObject())
+            Self.request(["x"], on: controller, for: first, recording: "first x", in: granted)
+            Self.request(["x"], on: controller, for: first, recording: "first x again", in: granted)
+            Self.request(["x"], on: controller, for: second, recording: "second x", in: granted)
+            #expect(granted.all == ["first x", "first x again"], "the second waits")
+            #expect(controller.requestCount(for: "x") == 2)
+            controller.release(for: ObjectIdentifier(first))
+            #expect(granted.all == ["first x", "first x again", "second x"])
+            controller.release(for: ObjectIdentifier(second))
+            #expect(!controller.isTracking("x"))
+        }
+
         @Test func S7_theCategoryOfATypeIsItsReflectedName() {
             #expect(MutuallyExclusive(Int.self).category == String(reflecting: Int.self))
             #expect(MutuallyExclusive(Int.self).mutuallyExclusiveCategories == ["Swift.Int"])
