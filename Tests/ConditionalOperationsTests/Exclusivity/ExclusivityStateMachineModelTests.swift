@@ -43,21 +43,9 @@ extension ConditionalOperationsTests {
             }
         }
 
-        /// A deterministic generator (SplitMix64), so that a failing seed replays.
-        struct Generator: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-
         @Test(arguments: [1, 2, 3, 42, 2026])
         func S7_S19_theMachineGrantsWhatTheRulesGrantAndNothingElse(seed: UInt64) {
-            var random = Generator(state: seed)
+            var random = SplitMix64(seed: seed)
             let limits = [1, 1, 2, 3]
             let owners = (0..<8).map { _ in Owner() }
             var machine = Machine()
@@ -66,14 +54,14 @@ extension ConditionalOperationsTests {
             var serial = 0
             var trace: [String] = []
             for step in 0..<3_000 {
-                let owner = Int.random(in: 0..<owners.count, using: &random)
+                let owner = random.int(0..<owners.count)
                 let identifier = ObjectIdentifier(owners[owner])
-                if Bool.random(using: &random) {
+                if random.chance(50) {
                     // Ask for one to three categories, giving up any earlier request.
                     serial += 1
-                    let count = Int.random(in: 1...3, using: &random)
+                    let count = random.int(1...3)
                     let categories = Array(
-                        Set((0..<count).map { _ in Int.random(in: 0..<limits.count, using: &random) })
+                        Set((0..<count).map { _ in random.int(0..<limits.count) })
                     )
                     .sorted()
                     let needs = categories.map {
