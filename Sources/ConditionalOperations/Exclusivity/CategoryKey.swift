@@ -97,8 +97,7 @@ enum CategoryKey {
 
     /// Whether `key` is a rate limit's.
     static func isRate(_ key: String) -> Bool {
-        if case .rate = need(of: key) { return true }
-        return false
+        need(of: key).isRate
     }
 
     /// A string category `name` with the limit `limit` stated.

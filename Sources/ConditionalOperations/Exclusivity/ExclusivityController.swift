@@ -33,7 +33,7 @@ final class ExclusivityController: Sendable {
         grant: @escaping Grant
     ) -> Bool {
         let needs = categories.map(CategoryKey.need(of:))
-        var now = needs.contains { if case .rate = $0 { true } else { false } } ? clock.now : nil
+        var now = needs.contains(where: \.isRate) ? clock.now : nil
         while true {
             let action = machine.withLock {
                 $0.acquire(needs, for: requester, requester: operation, now: now, grant: grant)

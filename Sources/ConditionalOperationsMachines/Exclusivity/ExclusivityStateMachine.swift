@@ -381,7 +381,8 @@ extension ExclusivityStateMachine {
 }
 
 extension ExclusivityStateMachine.Need {
-    var isRate: Bool {
+    /// Whether it asks for a rate limit's permit: an event with one needs the time.
+    package var isRate: Bool {
         if case .rate = self { return true }
         return false
     }
