@@ -118,8 +118,14 @@ package struct GroupStateMachine<Queue: AnyObject, Tracker: AnyObject, Adoptable
         return true
     }
 
-    /// The group's progress, once it was made.
-    package var madeProgress: Progress? { progress?.progress }
+    /// The group's progress, once it was made. Never inlined: Swift 6.3.1, inlining it into the
+    /// library's `progressWasMade` in a release build with `-enable-testing`, stops with "Found
+    /// outside of lifetime use?!" (the ownership verifier, a compiler bug).
+    @inline(never)
+    package var madeProgress: Progress? {
+        guard let progress else { return nil }
+        return progress.progress
+    }
 
     /// `maxConcurrentChildren` was set: the queue to give it to, while the group has one.
     package mutating func setMaxConcurrentChildren(_ limit: Int) -> Queue? {
