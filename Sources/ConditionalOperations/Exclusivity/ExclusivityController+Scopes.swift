@@ -30,11 +30,6 @@ extension ExclusivityController {
         return requested.union(unresolved.values)
     }
 
-    /// Whether `category` is private to the children of a parent (``scopedCategory(_:in:)``).
-    static func isScoped(_ category: String) -> Bool {
-        category.utf8.contains(0x1F)
-    }
-
     /// The name a user gave a category that may be scoped (``scopedCategory(_:in:)``), or the
     /// name of an ``ExclusivityCategory`` from its key: what diagnostics show.
     static func unscopedName(_ category: String) -> String {
