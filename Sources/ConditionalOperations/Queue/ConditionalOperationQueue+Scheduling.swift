@@ -1,7 +1,8 @@
+import ConditionalOperationsMachines
 import Dispatch
 import Foundation
 
-/// How a ``ConditionalOperationQueue`` runs its ready operations: on Dispatch, as its ``Scheduler``
+/// How a ``ConditionalOperationQueue`` runs its ready operations: on Dispatch, as its machine (`QueueStateMachine`)
 /// allows, instead of through Foundation's scheduler, which costs several times as much per
 /// operation and, on Linux, walks every operation it holds on each pass.
 extension ConditionalOperationQueue {
@@ -49,7 +50,7 @@ extension ConditionalOperationQueue {
     }
 
     /// One Dispatch work item on `target` starting the operations handed out, one after another,
-    /// `first` first, until none is left (``Scheduler/handOut(_:)``) or the queue's target
+    /// `first` first, until none is left (`QueueStateMachine.handOut(_:)`) or the queue's target
     /// changed.
     ///
     /// The queue is `current` on its thread for all of them (they are all this queue's). One that

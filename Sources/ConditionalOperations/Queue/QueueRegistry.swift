@@ -2,7 +2,7 @@ import Foundation
 
 /// The dependency graph of a ``ConditionalOperationQueue``'s operations (added, not yet finished):
 /// enough to count them, cancel or wait for them, and find dependency cycles. The queue's own
-/// bookkeeping is its ``QueueStateMachine``'s.
+/// bookkeeping is its machine's (`QueueStateMachine`).
 ///
 /// The common operation, a ``ConditionalOperation`` added with every dependency finished and that
 /// no operation of the queue waits for, takes no part in the graph: no dependency edge leaves it,

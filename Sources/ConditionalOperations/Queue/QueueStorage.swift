@@ -1,12 +1,19 @@
+import ConditionalOperationsMachines
 import Foundation
 
-/// A ``ConditionalOperationQueue``'s state: its ``QueueStateMachine`` and its ``QueueRegistry``,
-/// behind one lock. Each method is one trip through that lock: the events of the machine (and the
+/// A ``ConditionalOperationQueue``'s state: its machine (`QueueStateMachine`), its ``QueueRegistry``
+/// and its listeners (the delegate, the logger's channel), behind one lock. Each method is one trip through that lock: the events of the machine (and the
 /// registry's changes) it applies, and what it returns, the queue performs outside the lock.
 final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state`'s lock
     private struct State {
         var machine = QueueStateMachine()
         var registry = QueueRegistry()
+        /// Held weakly, as `OperationQueue`'s.
+        weak var delegate: (any ConditionalOperationQueueDelegate)?
+        /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
+        var logChannel: LogChannel?
+
+        var isListened: Bool { delegate != nil || logChannel != nil }
     }
 
     private let state = Locked(State())
@@ -23,9 +30,17 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         let route: QueueStateMachine.PlainRoute?
     }
 
+    /// What adding an operation involves besides registering it.
+    struct Preparation {
+        let delegate: (any ConditionalOperationQueueDelegate)?
+        let barriers: [Foundation.Operation]
+        let logChannel: LogChannel?
+        let isShutDown: Bool
+    }
+
     enum Admission {
         case registered(Registration)
-        case prepare(QueueStateMachine.Preparation)
+        case prepare(Preparation)
     }
 
     /// Registers `operation` with its unfinished `dependencies` (a plain one with `plain`, its
@@ -36,11 +51,14 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         plain: QueueStateMachine.PlainFacts?
     ) -> Admission {
         state.withLock { state in
-            switch state.machine.admit() {
+            switch state.machine.admit(listened: state.isListened) {
             case .register:
                 return .registered(Self.register(operation, dependencies, plain, in: &state))
-            case .prepare(let preparation):
-                return .prepare(preparation)
+            case .prepare(let barriers, let isShutDown):
+                return .prepare(
+                    Preparation(
+                        delegate: state.delegate, barriers: barriers, logChannel: state.logChannel,
+                        isShutDown: isShutDown))
             }
         }
     }
@@ -91,8 +109,8 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     // MARK: Running
 
-    var limit: Int { state.withLock { $0.machine.scheduler.limit } }
-    var isSuspended: Bool { state.withLock { $0.machine.scheduler.isSuspended } }
+    var limit: Int { state.withLock { $0.machine.limit } }
+    var isSuspended: Bool { state.withLock { $0.machine.isSuspended } }
     var target: DispatchQueue { state.withLock { $0.machine.target } }
 
     // Each change below that lets operations run hands them out to the queue's drainers in its
@@ -136,7 +154,10 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     private static func handOut(_ operations: some Collection<Foundation.Operation>, in state: inout State)
         -> QueueStateMachine.Drainer?
     {
-        operations.isEmpty ? nil : state.machine.handOut(operations)
+        if operations.count == 1, let operation = operations.first {
+            return state.machine.handOut(operation)
+        }
+        return operations.isEmpty ? nil : state.machine.handOut(Array(operations))
     }
 
     func nextToStart(isBack: Bool, on target: DispatchQueue) -> (
@@ -152,7 +173,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     ) {
         state.withLock { state in
             let drainer = heldASlot ? Self.handOut(state.machine.slotFreed(), in: &state) : nil
-            return (state.registry.remove(operation), state.machine.currentDelegate(), drainer)
+            return (state.registry.remove(operation), state.delegate, drainer)
         }
     }
 
@@ -166,21 +187,26 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     {
         state.withLock { state in
             let (next, another) = state.machine.finishedWithinStart(heldASlot: heldASlot, on: target)
-            return (state.registry.remove(operation), state.machine.currentDelegate(), next, another)
+            return (state.registry.remove(operation), state.delegate, next, another)
         }
     }
 
     // MARK: Configuration and life
 
     var delegate: (any ConditionalOperationQueueDelegate)? {
-        get { state.withLock { $0.machine.currentDelegate() } }
-        set { state.withLock { $0.machine.setDelegate(newValue) } }
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
     }
 
-    var logChannel: LogChannel? { state.withLock { $0.machine.logChannel } }
+    var logChannel: LogChannel? { state.withLock { $0.logChannel } }
 
+    /// Returns the channel replaced, to be let go of outside the lock (the user's logger may go
+    /// with it).
     func setLogChannel(_ channel: LogChannel?) -> LogChannel? {
-        state.withLock { $0.machine.setLogChannel(channel) }
+        state.withLock { state in
+            defer { state.logChannel = channel }
+            return state.logChannel
+        }
     }
 
     var isShutDown: Bool { state.withLock { $0.machine.isShutDown } }

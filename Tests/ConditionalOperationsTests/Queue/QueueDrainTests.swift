@@ -8,7 +8,7 @@ import Testing
 /// operation whose `start()` blocks must still not hold back the ones handed out after it, as
 /// none does on Foundation's queue.
 extension ConditionalOperationsTests {
-    @Suite struct SchedulerDrainTests {
+    @Suite struct QueueDrainTests {
         @Test(arguments: [OperationQueue.defaultMaxConcurrentOperationCount, 2])
         func anOperationBlockedInItsStartDoesNotHoldBackTheOnesAfterIt(limit: Int) async {
             let queue = ConditionalOperationQueue()
@@ -40,7 +40,7 @@ extension ConditionalOperationsTests {
     }
 }
 
-extension ConditionalOperationsTests.SchedulerDrainTests {
+extension ConditionalOperationsTests.QueueDrainTests {
     /// A drainer running on the queue's former `underlyingQueue` starts nothing handed out after
     /// the change: the operations added then run on the new one.
     @Test func anOperationAddedAfterTheUnderlyingQueueChangedRunsOnTheNewOne() async {

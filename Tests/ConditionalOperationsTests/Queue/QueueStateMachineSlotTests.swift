@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -6,87 +7,87 @@ import Testing
 extension ConditionalOperationsTests {
     /// Which ready operations of a queue run now and which wait for a slot, as a value, without
     /// threads: what `maxConcurrentOperationCount`, `isSuspended` and `queuePriority` promise.
-    @Suite struct SchedulerTests {
+    @Suite struct QueueStateMachineSlotTests {
         static func operations(_ count: Int) -> [Foundation.Operation] {
             (0..<count).map { _ in BlockOperation() }
         }
 
-        static func limited(_ limit: Int) -> Scheduler {
-            var scheduler = Scheduler()
-            _ = scheduler.setLimit(limit)
-            return scheduler
+        static func limited(_ limit: Int) -> QueueStateMachine {
+            var machine = QueueStateMachine()
+            _ = machine.setLimit(limit)
+            return machine
         }
 
         @Test func withoutALimitEveryReadyOperationRunsAtOnce() {
-            var scheduler = Scheduler()
-            #expect(scheduler.limit == OperationQueue.defaultMaxConcurrentOperationCount)
-            let answer = scheduler.submitAll(count: 1000)
+            var machine = QueueStateMachine()
+            #expect(machine.limit == OperationQueue.defaultMaxConcurrentOperationCount)
+            let answer = machine.submitAll(count: 1000)
             #expect(answer)
-            let answer2 = scheduler.finished()
+            let answer2 = machine.slotFreed()
             #expect(answer2 == [])
         }
 
         @Test func limit_atMostThatManyRunAndEachFinishHandsOutTheNext() {
-            var scheduler = Self.limited(2)
+            var machine = Self.limited(2)
             let operations = Self.operations(5)
-            let answer = scheduler.submitAll(count: operations.count)
+            let answer = machine.submitAll(count: operations.count)
             #expect(!answer)
-            let answer2 = scheduler.submit(operations.map { ($0, .normal) })
+            let answer2 = machine.submit(operations.map { ($0, .normal) })
             #expect(answer2 == Array(operations[0..<2]))
-            let answer3 = scheduler.finished()
+            let answer3 = machine.slotFreed()
             #expect(answer3 == [operations[2]])
-            let answer4 = scheduler.finished()
+            let answer4 = machine.slotFreed()
             #expect(answer4 == [operations[3]])
-            let answer5 = scheduler.finished()
+            let answer5 = machine.slotFreed()
             #expect(answer5 == [operations[4]])
-            let answer6 = scheduler.finished()
+            let answer6 = machine.slotFreed()
             #expect(answer6 == [])
         }
 
         @Test func limit_raisedHandsOutTheWaitingOnes() {
-            var scheduler = Self.limited(1)
+            var machine = Self.limited(1)
             let operations = Self.operations(3)
-            let answer = scheduler.submit(operations.map { ($0, .normal) })
+            let answer = machine.submit(operations.map { ($0, .normal) })
             #expect(answer == [operations[0]])
-            let answer2 = scheduler.setLimit(2)
+            let answer2 = machine.setLimit(2)
             #expect(answer2 == [operations[1]])
-            let answer3 = scheduler.setLimit(OperationQueue.defaultMaxConcurrentOperationCount)
+            let answer3 = machine.setLimit(OperationQueue.defaultMaxConcurrentOperationCount)
             #expect(answer3 == [operations[2]])
         }
 
         @Test func limit_loweredHandsOutNoneUntilBelowIt() {
-            var scheduler = Self.limited(2)
+            var machine = Self.limited(2)
             let operations = Self.operations(3)
-            let answer = scheduler.submit(operations.map { ($0, .normal) })
+            let answer = machine.submit(operations.map { ($0, .normal) })
             #expect(answer == Array(operations[0..<2]))
-            let answer2 = scheduler.setLimit(1)
+            let answer2 = machine.setLimit(1)
             #expect(answer2 == [])
-            let answer3 = scheduler.finished()
+            let answer3 = machine.slotFreed()
             #expect(answer3 == [])
-            let answer4 = scheduler.finished()
+            let answer4 = machine.slotFreed()
             #expect(answer4 == [operations[2]])
         }
 
         @Test func suspension_startsNoneAndResumingStartsThemUpToTheLimit() {
-            var scheduler = Self.limited(2)
-            let answer = scheduler.setSuspended(true)
+            var machine = Self.limited(2)
+            let answer = machine.setSuspended(true)
             #expect(answer == [])
-            #expect(scheduler.isSuspended)
+            #expect(machine.isSuspended)
             let operations = Self.operations(3)
-            let answer2 = scheduler.submitAll(count: operations.count)
+            let answer2 = machine.submitAll(count: operations.count)
             #expect(!answer2)
-            let answer3 = scheduler.submit(operations.map { ($0, .normal) })
+            let answer3 = machine.submit(operations.map { ($0, .normal) })
             #expect(answer3 == [])
-            let answer4 = scheduler.setSuspended(false)
+            let answer4 = machine.setSuspended(false)
             #expect(answer4 == Array(operations[0..<2]))
-            let answer5 = scheduler.finished()
+            let answer5 = machine.slotFreed()
             #expect(answer5 == [operations[2]])
         }
 
         @Test func queuePriority_highestFirstThenFirstComeFirstServed() {
-            var scheduler = Self.limited(1)
+            var machine = Self.limited(1)
             let running = BlockOperation()
-            let answer = scheduler.submit([(running, .normal)])
+            let answer = machine.submit([(running, .normal)])
             #expect(answer == [running])
             let low = BlockOperation()
             let normal1 = BlockOperation()
@@ -99,35 +100,35 @@ extension ConditionalOperationsTests {
                 (veryLow, .veryLow),
                 (high, .high),
             ]
-            let answer2 = scheduler.submit(waiting)
+            let answer2 = machine.submit(waiting)
             #expect(answer2 == [])
-            let order = (0..<waiting.count).flatMap { _ in scheduler.finished() }
+            let order = (0..<waiting.count).flatMap { _ in machine.slotFreed() }
             #expect(order == [veryHigh, high, normal1, normal2, low, veryLow])
         }
 
         @Test func queuePriority_changedWhileWaitingMovesToTheEndOfItsNewLine() {
-            var scheduler = Self.limited(1)
+            var machine = Self.limited(1)
             let running = BlockOperation()
-            _ = scheduler.submit([(running, .normal)])
+            _ = machine.submit([(running, .normal)])
             let first = BlockOperation()
             let second = BlockOperation()
             let third = BlockOperation()
-            _ = scheduler.submit([(first, .low), (second, .high), (third, .high)])
-            scheduler.reprioritize(first, to: .high)
+            _ = machine.submit([(first, .low), (second, .high), (third, .high)])
+            machine.reprioritize(first, to: .high)
             // Not waiting (it runs): nothing changes.
-            scheduler.reprioritize(running, to: .veryHigh)
-            let order = (0..<3).flatMap { _ in scheduler.finished() }
+            machine.reprioritize(running, to: .veryHigh)
+            let order = (0..<3).flatMap { _ in machine.slotFreed() }
             #expect(order == [second, third, first])
         }
 
         @Test func aLongLineLetsGoOfTheOperationsThatLeftIt() {
-            var scheduler = Self.limited(1)
+            var machine = Self.limited(1)
             let operations = Self.operations(200)
-            let answer = scheduler.submit(operations.map { ($0, .normal) })
+            let answer = machine.submit(operations.map { ($0, .normal) })
             #expect(answer == [operations[0]])
-            let rest = (1..<operations.count).flatMap { _ in scheduler.finished() }
+            let rest = (1..<operations.count).flatMap { _ in machine.slotFreed() }
             #expect(rest == Array(operations[1...]))
-            let answer2 = scheduler.finished()
+            let answer2 = machine.slotFreed()
             #expect(answer2 == [])
         }
     }
