@@ -4,11 +4,13 @@ import Foundation
 /// Counts the words of every text file in a folder, showing on the way each thing the library
 /// does, in numbered sections.
 ///
-///     swift run WordCountExample [folder] [--graph FILE]
+///     swift run WordCountExample [folder] [--graph FILE] [--timeline FILE]
 ///
 /// The folder defaults to the package's own `Sources/`. With `--graph FILE`, the graph of the
 /// operations as they ended is written to FILE: Mermaid if it ends in `.mmd` or `.md`, Graphviz
-/// DOT otherwise. The operations, on one `ConditionalOperationQueue`:
+/// DOT otherwise. With `--timeline FILE`, the queue records the run (`OperationTimeline`) and it
+/// is written to FILE: Trace Event JSON if it ends in `.json` (Perfetto opens it), an HTML page
+/// otherwise. The operations, on one `ConditionalOperationQueue`:
 ///
 ///     GroupOperation per folder ──▶ FolderSummaryOperation ─┐
 ///     (a CountWordsOperation        (category "report")     ├─▶ AsyncOperation "format report"
@@ -50,6 +52,8 @@ struct WordCountApp {
         let queue = ConditionalOperationQueue()
         queue.name = "word count"
         queue.maxConcurrentOperationCount = concurrentOperations
+        let timeline = options.timelinePath.map { _ in OperationTimeline() }
+        queue.timeline = timeline
         let tally = WordTally()
 
         // Counting: a CountWordsOperation per file, each folder's in a GroupOperation; a path that
@@ -196,7 +200,27 @@ struct WordCountApp {
                 "With --graph FILE, the graph of the \(operations.count) operations (OperationGraph) is written to FILE."
             )
         }
+        if let timeline, let path = options.timelinePath {
+            writeTimeline(timeline, to: path)
+        }
         print("Done in \(log.elapsed(sign: false)).")
+    }
+
+    /// Writes the run's timeline: Trace Event JSON for a `.json` file, the HTML page otherwise.
+    private static func writeTimeline(_ timeline: OperationTimeline, to path: String) {
+        let isJSON = path.hasSuffix(".json")
+        do {
+            if isJSON {
+                try timeline.traceEventJSON().write(to: URL(fileURLWithPath: path))
+            } else {
+                try timeline.html().write(toFile: path, atomically: true, encoding: .utf8)
+            }
+        } catch {
+            Console.exit(because: error)
+        }
+        print(
+            "Timeline of the \(timeline.operationCount) operations the queue ran (OperationTimeline) written to "
+                + "\(path) (\(isJSON ? "Trace Event JSON" : "HTML")), \(timeline.warnings.count) warning(s).")
     }
 
     /// A count of `file`, with a `TransitionObserver` and a `TimeoutObserver`.

@@ -2,7 +2,7 @@ import ConditionalOperationsMachines
 import Foundation
 
 /// How a ``ConditionalOperationQueue`` takes an operation in: one trip through its storage when
-/// nothing else is involved (no delegate, barrier, logger or shutdown), two otherwise; and where a
+/// nothing else is involved (no delegate, barrier, logger, timeline or shutdown), two otherwise; and where a
 /// plain operation goes (`QueueStateMachine.PlainRoute`).
 extension ConditionalOperationQueue {
     /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
@@ -29,6 +29,7 @@ extension ConditionalOperationQueue {
             if let logChannel = preparation.logChannel, let conditional {
                 conditional.addLogChannel(logChannel)
             }
+            if let timeline = preparation.timeline, let conditional { timeline.record(conditional) }
             dependencies = Self.unfinishedDependencies(of: operation, conditional)
             registration = storage.register(
                 operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies))

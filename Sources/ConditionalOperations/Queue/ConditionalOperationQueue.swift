@@ -57,6 +57,14 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         }
     }
 
+    /// Records every ``ConditionalOperation`` added from now on in `timeline`
+    /// (``OperationTimeline``): what each waited for, when it executed, how it ended. `nil` (the
+    /// default): nothing is recorded, at no cost.
+    public var timeline: OperationTimeline? {
+        get { storage.timeline }
+        set { storage.timeline = newValue }
+    }
+
     /// Every operation added and not yet finished, waiting or running: what Foundation's
     /// `operationCount` counts on a plain `OperationQueue`.
     public var unfinishedOperationCount: Int {

@@ -12,8 +12,10 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         weak var delegate: (any ConditionalOperationQueueDelegate)?
         /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
         var logChannel: LogChannel?
+        /// Where the queue's operations are recorded, if it has one (``OperationTimeline``).
+        var timeline: OperationTimeline?
 
-        var isListened: Bool { delegate != nil || logChannel != nil }
+        var isListened: Bool { delegate != nil || logChannel != nil || timeline != nil }
     }
 
     private let state = Locked(State())
@@ -35,6 +37,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         let delegate: (any ConditionalOperationQueueDelegate)?
         let barriers: [Foundation.Operation]
         let logChannel: LogChannel?
+        let timeline: OperationTimeline?
         let isShutDown: Bool
     }
 
@@ -58,7 +61,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
                 return .prepare(
                     Preparation(
                         delegate: state.delegate, barriers: barriers, logChannel: state.logChannel,
-                        isShutDown: isShutDown))
+                        timeline: state.timeline, isShutDown: isShutDown))
             }
         }
     }
@@ -207,6 +210,11 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
             defer { state.logChannel = channel }
             return state.logChannel
         }
+    }
+
+    var timeline: OperationTimeline? {
+        get { state.withLock { $0.timeline } }
+        set { state.withLock { $0.timeline = newValue } }
     }
 
     var isShutDown: Bool { state.withLock { $0.machine.isShutDown } }

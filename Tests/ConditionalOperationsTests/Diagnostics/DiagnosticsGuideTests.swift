@@ -146,6 +146,31 @@ extension ConditionalOperationsTests {
             queue.isSuspended = false
         }
 
+        @Test func aTimelineIsWrittenAsTraceEventsAndAPage() async throws {
+            let queue = ConditionalOperationQueue()
+            let fetch = ProbeOperation()
+            let upload = ProbeOperation()
+            upload.addDependency(fetch)
+            // Inside a throwing async function:
+            let timeline = OperationTimeline()
+            queue.timeline = timeline
+            queue.addOperations([fetch, upload], waitUntilFinished: false)
+            await upload.untilFinished()
+            let json = timeline.traceEventJSON()  // Data: write it to run.json, open it in Perfetto
+            let page = timeline.html()  // a String: write it to run.html, open it in a browser
+            for warning in timeline.warnings { print(warning) }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "timeline-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try json.write(to: directory.appendingPathComponent("run.json"))
+            try page.write(
+                to: directory.appendingPathComponent("run.html"), atomically: true, encoding: .utf8)
+            #expect(String(decoding: json, as: UTF8.self).contains("\"traceEvents\""))
+            #expect(page.contains("<svg"))
+            #expect(timeline.warnings.isEmpty)
+        }
+
         @Test func aLoggerPrintsOneLineARecord() async {
             let lines = Locked<[String]>([])
             let finished = Latch()

@@ -1,0 +1,159 @@
+import Foundation
+
+extension OperationTimeline {
+    /// The timeline as one self-contained HTML page (inline SVG and CSS, nothing fetched): the
+    /// ``warnings`` first, then one row per operation, its spans drawn in one colour per kind of
+    /// wait, each with its reason on hover, an operation's conditions and category waits as a thin
+    /// bar inside its row; a legend below. Rows of operations run inside another follow it,
+    /// indented.
+    public func html() -> String {
+        let snapshot = snapshot()
+        return TimelinePage(snapshot: snapshot, warnings: Self.warnings(in: snapshot)).render()
+    }
+}
+
+/// The page ``OperationTimeline/html()`` writes.
+struct TimelinePage {
+    let snapshot: TimelineSnapshot
+    let warnings: [OperationTimeline.Warning]
+
+    static let rowHeight = 20
+    static let labelWidth = 360
+    static let plotWidth = 960
+
+    /// The colour of each kind of span, the legend's order.
+    static let colours: [(TimelineSpan.Kind, String)] = [
+        (.dependencies, "#9e9e9e"), (.conditions, "#64b5f6"), (.condition, "#1565c0"),
+        (.categories, "#ef6c00"), (.slot, "#ffd54f"), (.executing, "#43a047"), (.finishing, "#2e7d32"),
+    ]
+
+    func render() -> String {
+        let rows = orderedTracks()
+        let start = snapshot.spans.map(\.span.start).min() ?? snapshot.now
+        let span = max(snapshot.now &- min(start, snapshot.now), 1)
+        let height = rows.count * Self.rowHeight + 24
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.labelWidth + Self.plotWidth + 20)" \
+            height="\(height)" role="img" aria-label="operation timeline">
+            """
+        for (row, (track, depth)) in rows.enumerated() {
+            let y = row * Self.rowHeight
+            let label = snapshot.tracks[track].name
+            svg +=
+                "<text class=\"label\" x=\"\(4 + depth * 14)\" y=\"\(y + 14)\">"
+                + "\(Self.escape(Self.shortened(label, depth: depth)))<title>\(Self.escape(label))</title></text>"
+            for entry in snapshot.spans where entry.span.track == track {
+                let x =
+                    Self.labelWidth
+                    + Int(
+                        Double(entry.span.start &- min(start, entry.span.start)) / Double(span)
+                            * Double(Self.plotWidth))
+                let width = max(
+                    1,
+                    Int(
+                        Double(entry.span.duration(until: snapshot.now)) / Double(span)
+                            * Double(Self.plotWidth)))
+                let nested = entry.span.kind.isNested
+                let title =
+                    OperationTimeline.title(of: entry.span) + (entry.isOpen ? " (still open)" : "")
+                    + String(format: ", %.3f ms", Double(entry.span.duration(until: snapshot.now)) / 1e6)
+                svg +=
+                    "<rect class=\"\(Self.className(entry.span.kind))\" x=\"\(x)\" y=\"\(y + (nested ? 13 : 3))\" "
+                    + "width=\"\(width)\" height=\"\(nested ? 5 : 10)\"><title>\(Self.escape(title))</title></rect>"
+            }
+            if let (at, errors) = snapshot.tracks[track].finished {
+                let x =
+                    Self.labelWidth
+                    + Int(Double(at &- min(start, at)) / Double(span) * Double(Self.plotWidth))
+                let ending = OperationTimeline.ending(
+                    errors: errors, cancelled: snapshot.tracks[track].wasCancelled)
+                let detail =
+                    errors.isEmpty
+                    ? ending : ending + ": " + errors.map { String(describing: $0) }.joined(separator: "; ")
+                svg +=
+                    "<circle class=\"end\(errors.isEmpty ? "" : " failed")\" cx=\"\(x)\" cy=\"\(y + 8)\" r=\"3\">"
+                    + "<title>\(Self.escape(detail))</title></circle>"
+            }
+        }
+        svg += "</svg>"
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Operation timeline</title>
+            <style>
+            body { font: 13px -apple-system, "Segoe UI", sans-serif; margin: 16px; color: #212121; }
+            .label { font-size: 12px; fill: #212121; }
+            .warnings li { color: #b71c1c; }
+            .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
+            circle.end { fill: #212121; } circle.failed { fill: #c62828; }
+
+            """
+        for (kind, colour) in Self.colours { page += "rect.\(Self.className(kind)) { fill: \(colour); }\n" }
+        page += "</style></head><body>\n<h1>Operation timeline</h1>\n"
+        page += String(
+            format: "<p>%d operations over %.3f ms; %d spans dropped to stay within capacity.</p>\n",
+            snapshot.tracks.count, Double(span) / 1e6, snapshot.dropped)
+        if !warnings.isEmpty {
+            page += "<ul class=\"warnings\">\n"
+            for warning in warnings { page += "<li>\(Self.escape(warning.description))</li>\n" }
+            page += "</ul>\n"
+        }
+        page += svg + "\n<p class=\"legend\">"
+        for (kind, colour) in Self.colours {
+            page += "<span style=\"background: \(colour)\"></span>\(Self.escape(kind.rawValue))"
+        }
+        page += "</p>\n</body></html>\n"
+        return page
+    }
+
+    /// Tracks in page order: each operation followed by those run inside it, with their depth.
+    func orderedTracks() -> [(Int, Int)] {
+        var children: [Int: [Int]] = [:]
+        var roots: [Int] = []
+        for (index, track) in snapshot.tracks.enumerated() {
+            if let parent = track.parent {
+                children[parent, default: []].append(index)
+            } else {
+                roots.append(index)
+            }
+        }
+        var ordered: [(Int, Int)] = []
+        func visit(_ track: Int, depth: Int) {
+            ordered.append((track, depth))
+            for child in children[track] ?? [] { visit(child, depth: depth + 1) }
+        }
+        for root in roots { visit(root, depth: 0) }
+        return ordered
+    }
+
+    /// `label`, cut to fit the label column at `depth` (the whole name is on hover).
+    static func shortened(_ label: String, depth: Int) -> String {
+        let fits = max(12, 50 - depth * 2)
+        return label.count <= fits ? label : label.prefix(fits - 1) + "…"
+    }
+
+    static func className(_ kind: TimelineSpan.Kind) -> String {
+        switch kind {
+        case .dependencies: "dependencies"
+        case .conditions: "conditions"
+        case .condition: "condition"
+        case .categories: "categories"
+        case .slot: "slot"
+        case .executing: "executing"
+        case .finishing: "finishing"
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,59 @@
+/// One stretch of an operation's life in an ``OperationTimeline``: what it was doing or waiting
+/// for, from when to when. Times are nanoseconds of the timeline's clock.
+struct TimelineSpan: Sendable {
+    /// What the operation did during the span; its `rawValue` names it in the exports.
+    enum Kind: String, Sendable, CaseIterable {
+        case dependencies = "waiting for dependencies"
+        case conditions = "evaluating conditions"
+        /// One condition's evaluation, inside `conditions`.
+        case condition
+        /// Waiting for exclusivity categories, limits or rate-limit permits, inside `conditions`.
+        case categories = "waiting for categories"
+        case slot = "waiting for a slot"
+        case executing
+        case finishing
+
+        /// Nested inside another span of its operation.
+        var isNested: Bool { self == .condition || self == .categories }
+
+        /// The operation's public state that opens a top-level span of this kind.
+        init?(_ state: ConditionalOperation.State) {
+            switch state {
+            case .pending: self = .dependencies
+            case .evaluatingConditions: self = .conditions
+            case .ready: self = .slot
+            case .executing: self = .executing
+            case .finishing: self = .finishing
+            case .initialized, .finished: return nil
+            }
+        }
+    }
+
+    /// Why, as recorded: user code (a condition's name, an error's description) is read only when
+    /// the timeline is exported, outside every lock.
+    enum Reason: Sendable {
+        case none
+        case condition(any OperationCondition, OperationConditionResult)
+        case categories([String])
+    }
+
+    let track: Int
+    let kind: Kind
+    let start: UInt64
+    var end: UInt64?
+    var reason = Reason.none
+}
+
+/// One operation an ``OperationTimeline`` recorded: its row.
+struct TimelineTrack: Sendable {
+    /// Its name as diagnoses show it (`ClosureOperation<()> 'upload'`), read when it was added.
+    let name: String
+    /// The track of the composite or group it runs in, if it was recorded.
+    let parent: Int?
+    /// Its open top-level span, and its open nested one (a wait for categories).
+    var openSpan: TimelineSpan?
+    var openNested: TimelineSpan?
+    var wasCancelled = false
+    /// When it finished, and with which errors, once it did.
+    var finished: (at: UInt64, errors: [any Error])?
+}

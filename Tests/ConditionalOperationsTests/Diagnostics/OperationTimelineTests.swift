@@ -1,0 +1,163 @@
+import ConditionalOperationsTesting
+import Foundation
+import Testing
+
+@testable import ConditionalOperations
+
+extension ConditionalOperationsTests {
+    /// S36: a timeline records every operation's life as spans with their reasons, exported as the
+    /// Trace Event Format and as one self-contained page; without one attached nothing is recorded.
+    @Suite struct OperationTimelineTests {
+        struct Refusal: Error, CustomStringConvertible {
+            var description: String { "refused" }
+        }
+
+        /// A run with a dependency, a satisfied condition, an exclusive category and a failure.
+        static func recordedRun() async -> OperationTimeline {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let first = AsyncOperation(name: "first") {}
+            let checked = AsyncOperation(name: "checked") {}
+            checked.addDependency(first)
+            checked.addCondition(BlockCondition(name: "always") { true })
+            let exclusive = AsyncOperation(name: "exclusive") {}
+            exclusive.addCondition(MutuallyExclusive(category: "OperationTimelineTests"))
+            let failing = AsyncOperation(name: "failing") { throw Refusal() }
+            queue.addOperations([checked, first, exclusive, failing], waitUntilFinished: false)
+            for operation in [first, checked, exclusive, failing] { await operation.untilFinished() }
+            return timeline
+        }
+
+        static func events(of timeline: OperationTimeline) throws -> [[String: Any]] {
+            let document = try JSONSerialization.jsonObject(with: timeline.traceEventJSON()) as? [String: Any]
+            return try #require(document?["traceEvents"] as? [[String: Any]])
+        }
+
+        @Test func S36_theTraceEventJSONKeepsTheFormat() async throws {
+            let timeline = await Self.recordedRun()
+            let events = try Self.events(of: timeline)
+            let names = Dictionary(
+                uniqueKeysWithValues: events.filter { $0["name"] as? String == "thread_name" }.map {
+                    ($0["tid"] as? Int ?? 0, ($0["args"] as? [String: Any])?["name"] as? String ?? "")
+                })
+            #expect(names.count == 4)
+            let spans = events.filter { $0["ph"] as? String == "X" }
+            for span in spans {
+                let ts = try #require(span["ts"] as? Double)
+                let dur = try #require(span["dur"] as? Double)
+                #expect(ts >= 0 && dur >= 0)
+                #expect(span["pid"] as? Int == 1 && span["cat"] is String && span["name"] is String)
+                #expect(names[span["tid"] as? Int ?? 0] != nil, "a span on a track with no name")
+            }
+            // Per track, the top-level spans follow one another and the nested ones lie inside one.
+            let nestedKinds: Set<String> = [
+                TimelineSpan.Kind.condition.rawValue, TimelineSpan.Kind.categories.rawValue,
+            ]
+            for tid in names.keys {
+                let track = spans.filter { $0["tid"] as? Int == tid }
+                let top = track.filter { !nestedKinds.contains($0["cat"] as? String ?? "") }
+                    .map { ($0["ts"] as? Double ?? 0, $0["dur"] as? Double ?? 0) }
+                for (earlier, later) in zip(top, top.dropFirst()) {
+                    #expect(earlier.0 + earlier.1 <= later.0 + 1, "overlapping spans on \(names[tid] ?? "")")
+                }
+                for nested in track where nestedKinds.contains(nested["cat"] as? String ?? "") {
+                    let start = nested["ts"] as? Double ?? -1
+                    let end = start + (nested["dur"] as? Double ?? 0)
+                    #expect(
+                        top.contains { $0.0 <= start + 1 && end <= $0.0 + $0.1 + 1 }, "\(nested) in no span")
+                }
+            }
+            // The reasons: the dependency, the condition and its answer, the category, the ending.
+            let tracks = Dictionary(grouping: spans) { names[$0["tid"] as? Int ?? 0] ?? "" }
+            let checked = tracks["AsyncOperation<()> 'checked'"] ?? []
+            #expect(checked.contains { $0["cat"] as? String == "waiting for dependencies" })
+            #expect(checked.contains { $0["name"] as? String == "always: satisfied" })
+            #expect(tracks.values.joined().contains { $0["cat"] as? String == "executing" })
+            let endings = events.filter { $0["ph"] as? String == "i" }
+            #expect(endings.count == 4)
+            #expect(endings.contains { $0["name"] as? String == "failed with 1 error(s)" })
+        }
+
+        @Test func S36_withoutATimelineNothingIsRecorded() async {
+            let queue = ConditionalOperationQueue()
+            let before = AsyncOperation {}
+            queue.addOperation(before)
+            await before.untilFinished()
+            let timeline = OperationTimeline()
+            queue.timeline = timeline
+            let after = AsyncOperation {}
+            queue.addOperation(after)
+            await after.untilFinished()
+            queue.timeline = nil
+            let detached = AsyncOperation {}
+            queue.addOperation(detached)
+            await detached.untilFinished()
+            #expect(timeline.operationCount == 1)
+        }
+
+        @Test func S36_spansBeyondTheCapacityAreDroppedOldestFirstAndCounted() async throws {
+            let timeline = OperationTimeline(capacity: 3)
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            for _ in 0..<3 {
+                let operation = AsyncOperation {}
+                queue.addOperation(operation)
+                await operation.untilFinished()
+            }
+            let spans = try Self.events(of: timeline).filter { $0["ph"] as? String == "X" }
+            #expect(spans.count == 3)
+            #expect(timeline.droppedSpans > 0)
+            // The newest are kept: the last operation's execution among them.
+            #expect(spans.contains { $0["tid"] as? Int == 3 && $0["cat"] as? String == "executing" })
+        }
+
+        @Test func S36_anOperationExecutingFarLongerThanTheRestIsWarnedAbout() async {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let quick = AsyncOperation {}
+            queue.addOperation(quick)
+            await quick.untilFinished()
+            let stuck = ProbeOperation(.never)
+            stuck.name = "stuck"
+            queue.addOperation(stuck)
+            #expect(await stuck.executing.wait())
+            #expect(timeline.warnings.isEmpty)
+            now.withLock { $0 = 2_000_000_000 }
+            let warnings = timeline.warnings
+            #expect(warnings.map(\.kind) == [.executingWithoutFinishing])
+            #expect(warnings.first?.operations == ["ProbeOperation 'stuck'"])
+            #expect(
+                warnings.first?.description.contains("has been executing for 2.0 s without finishing") == true
+            )
+            #expect(timeline.html().contains("has been executing for 2.0 s"))
+            stuck.cancel()
+            await stuck.untilFinished()
+            #expect(timeline.warnings.isEmpty)
+        }
+
+        @Test func S36_thePageIsSelfContainedWithARowPerOperation() async {
+            let page = await Self.recordedRun().html()
+            #expect(page.hasPrefix("<!DOCTYPE html>"))
+            #expect(page.components(separatedBy: "<text class=\"label\"").count - 1 == 4)
+            #expect(page.contains("<rect class=\"executing\""))
+            #expect(page.contains("<title>always: satisfied"))
+            #expect(!page.contains("<script"))
+            #expect(!page.contains("src="))
+            #expect(!page.contains("href="))
+        }
+
+        #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))  // exit tests: 6.2; no iOS
+            @Test func S34_aCapacityBelowOneStopsTheProgram() async {
+                let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    _ = OperationTimeline(capacity: 0)
+                }
+                let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+                #expect(message.contains("OperationTimeline(capacity: 0)"))
+                #expect(message.contains("S34"))
+            }
+        #endif
+    }
+}
