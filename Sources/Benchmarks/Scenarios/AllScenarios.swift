@@ -26,6 +26,7 @@ extension Scenario {
         .runTaskContext,
         .diagnosis,
         .coalescing,
+        .timeline,
         .scaling,
         .blocking,
     ]

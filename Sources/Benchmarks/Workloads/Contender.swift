@@ -51,6 +51,10 @@ extension Contender {
     /// The library with nothing attached, on a `ConditionalOperationQueue`.
     static let noopOnConditionalQueue = Contender(make: { NoopOperation() }, queue: .conditional)
 
+    /// The same, on a queue recording a timeline (S36).
+    static let noopOnRecordedConditionalQueue = Contender(
+        make: { NoopOperation() }, queue: .conditionalWithTimeline)
+
     /// Foundation's nearest to one exclusivity category: a serial queue.
     static let blockOperationOnSerialQueue = Contender(make: { BlockOperation {} }, queue: .serial)
 
@@ -92,6 +96,8 @@ enum QueueKind: Sendable {
     /// A plain queue with `maxConcurrentOperationCount = 4`.
     case atMostFour
     case conditional
+    /// A `ConditionalOperationQueue` recording an `OperationTimeline` of the default capacity.
+    case conditionalWithTimeline
 
     func make() -> OperationQueue {
         switch self {
@@ -105,6 +111,10 @@ enum QueueKind: Sendable {
             queue.maxConcurrentOperationCount = 4
             return queue
         case .conditional: return ConditionalOperationQueue()
+        case .conditionalWithTimeline:
+            let queue = ConditionalOperationQueue()
+            queue.timeline = OperationTimeline()
+            return queue
         }
     }
 }

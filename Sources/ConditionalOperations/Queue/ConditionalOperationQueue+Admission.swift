@@ -20,6 +20,7 @@ extension ConditionalOperationQueue {
         case .registered(let registered):
             registration = registered
         case .prepare(let preparation):
+            if let timeline = preparation.timeline, let conditional { timeline.record(conditional) }
             // S21: it finishes without running.
             if preparation.isShutDown { Self.cancelForShutdown(operation) }
             preparation.delegate?.operationQueue(self, willAdd: operation)
@@ -29,7 +30,6 @@ extension ConditionalOperationQueue {
             if let logChannel = preparation.logChannel, let conditional {
                 conditional.addLogChannel(logChannel)
             }
-            if let timeline = preparation.timeline, let conditional { timeline.record(conditional) }
             dependencies = Self.unfinishedDependencies(of: operation, conditional)
             registration = storage.register(
                 operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies))

@@ -62,7 +62,10 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// default): nothing is recorded, at no cost.
     public var timeline: OperationTimeline? {
         get { storage.timeline }
-        set { storage.timeline = newValue }
+        set {
+            let replaced = storage.setTimeline(newValue)
+            withExtendedLifetime(replaced) {}  // what it recorded may go here, unlocked
+        }
     }
 
     /// Every operation added and not yet finished, waiting or running: what Foundation's

@@ -212,9 +212,15 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         }
     }
 
-    var timeline: OperationTimeline? {
-        get { state.withLock { $0.timeline } }
-        set { state.withLock { $0.timeline = newValue } }
+    var timeline: OperationTimeline? { state.withLock { $0.timeline } }
+
+    /// Returns the timeline replaced, to be let go of outside the lock (what it recorded holds
+    /// conditions and errors of the user's).
+    func setTimeline(_ timeline: OperationTimeline?) -> OperationTimeline? {
+        state.withLock { state in
+            defer { state.timeline = timeline }
+            return state.timeline
+        }
     }
 
     var isShutDown: Bool { state.withLock { $0.machine.isShutDown } }

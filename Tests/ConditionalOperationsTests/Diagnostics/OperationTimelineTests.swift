@@ -138,6 +138,86 @@ extension ConditionalOperationsTests {
             #expect(timeline.warnings.isEmpty)
         }
 
+        /// How each recorded operation ended, by name, from the JSON's instant events.
+        static func endings(of timeline: OperationTimeline) throws -> [String: String] {
+            let events = try Self.events(of: timeline)
+            let names = Dictionary(
+                uniqueKeysWithValues: events.filter { $0["name"] as? String == "thread_name" }.map {
+                    ($0["tid"] as? Int ?? 0, ($0["args"] as? [String: Any])?["name"] as? String ?? "")
+                })
+            return Dictionary(
+                uniqueKeysWithValues: events.filter { $0["ph"] as? String == "i" }.map {
+                    (names[$0["tid"] as? Int ?? 0] ?? "", $0["name"] as? String ?? "")
+                })
+        }
+
+        @Test func S36_eachEndingIsNamed_cancelledBeforeItWasAddedSkippedOrFailed() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let early = AsyncOperation(name: "early") {}
+            early.cancel()  // before the timeline saw it: no `didCancel` reaches it
+            let skipped = AsyncOperation(name: "skipped") {}
+            skipped.addCondition(SkippingCondition(BlockCondition { false }))
+            let refused = AsyncOperation(name: "refused") {}
+            refused.addCondition(BlockCondition { false })
+            let done = AsyncOperation(name: "done") {}
+            queue.addOperations([early, skipped, refused, done], waitUntilFinished: false)
+            for operation in [early, skipped, refused, done] { await operation.untilFinished() }
+            let endings = try Self.endings(of: timeline)
+            #expect(endings["AsyncOperation<()> 'early'"] == "cancelled")
+            #expect(endings["AsyncOperation<()> 'skipped'"] == "finished without executing")
+            #expect(endings["AsyncOperation<()> 'refused'"] == "failed with 1 error(s)")
+            #expect(endings["AsyncOperation<()> 'done'"] == "finished")
+        }
+
+        /// A condition whose deinit reads the timeline: let go of under the timeline's lock, as a
+        /// dropped span once was, it waits for that lock forever (checked: the run hangs there).
+        final class ReadsTheTimelineWhenLetGo: OperationCondition {
+            let timeline: OperationTimeline
+            let released: Latch
+            init(_ timeline: OperationTimeline, _ released: Latch) {
+                self.timeline = timeline
+                self.released = released
+            }
+            func evaluate(
+                for operation: ConditionalOperation,
+                completion: @escaping @Sendable (OperationConditionResult) -> Void
+            ) {
+                completion(.satisfied)
+            }
+            deinit {
+                _ = timeline.droppedSpans
+                released.countDown()
+            }
+        }
+
+        @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {
+            // Room for the first operation's spans: its condition's is dropped only once the
+            // operation let go of the condition, by the spans of the operations after it.
+            let timeline = OperationTimeline(capacity: 6)
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let released = Latch()
+            weak var first: AsyncOperation<Void>?
+            do {
+                let operation = AsyncOperation {}
+                operation.addCondition(ReadsTheTimelineWhenLetGo(timeline, released))
+                first = operation
+                queue.addOperation(operation)
+                try await operation.untilFinished(timeout: .seconds(10))
+            }
+            await waitUntil(seconds: 10) { first == nil }
+            #expect(first == nil, "the first operation was never let go of")
+            for _ in 0..<3 {
+                let next = AsyncOperation {}
+                queue.addOperation(next)
+                try await next.untilFinished(timeout: .seconds(10))
+            }
+            #expect(await released.wait(seconds: 10), "the dropped span's condition was never let go of")
+            #expect(timeline.droppedSpans > 0)
+        }
+
         @Test func S36_thePageIsSelfContainedWithARowPerOperation() async {
             let page = await Self.recordedRun().html()
             #expect(page.hasPrefix("<!DOCTYPE html>"))

@@ -4,8 +4,7 @@ extension OperationTimeline {
     /// The timeline as one self-contained HTML page (inline SVG and CSS, nothing fetched): the
     /// ``warnings`` first, then one row per operation, its spans drawn in one colour per kind of
     /// wait, each with its reason on hover, an operation's conditions and category waits as a thin
-    /// bar inside its row; a legend below. Rows of operations run inside another follow it,
-    /// indented.
+    /// bar inside its row, its end as a dot (red if it failed); a legend below.
     public func html() -> String {
         let snapshot = snapshot()
         return TimelinePage(snapshot: snapshot, warnings: Self.warnings(in: snapshot)).render()
@@ -36,43 +35,40 @@ struct TimelinePage {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.labelWidth + Self.plotWidth + 20)" \
             height="\(height)" role="img" aria-label="operation timeline">
             """
+        // Where a time falls on the plot, and how wide a duration is, clamped to it.
+        func position(_ time: UInt64) -> Int {
+            Self.labelWidth
+                + Int(min(1, Double(time &- min(start, time)) / Double(span)) * Double(Self.plotWidth))
+        }
+        func width(_ duration: UInt64) -> Int {
+            max(1, Int(min(1, Double(duration) / Double(span)) * Double(Self.plotWidth)))
+        }
+        let spansByTrack = Dictionary(grouping: snapshot.spans, by: \.span.track)
         for (row, (track, depth)) in rows.enumerated() {
             let y = row * Self.rowHeight
             let label = snapshot.tracks[track].name
             svg +=
                 "<text class=\"label\" x=\"\(4 + depth * 14)\" y=\"\(y + 14)\">"
                 + "\(Self.escape(Self.shortened(label, depth: depth)))<title>\(Self.escape(label))</title></text>"
-            for entry in snapshot.spans where entry.span.track == track {
-                let x =
-                    Self.labelWidth
-                    + Int(
-                        Double(entry.span.start &- min(start, entry.span.start)) / Double(span)
-                            * Double(Self.plotWidth))
-                let width = max(
-                    1,
-                    Int(
-                        Double(entry.span.duration(until: snapshot.now)) / Double(span)
-                            * Double(Self.plotWidth)))
+            for entry in spansByTrack[track] ?? [] {
+                let duration = entry.span.duration(until: snapshot.now)
                 let nested = entry.span.kind.isNested
                 let title =
                     OperationTimeline.title(of: entry.span) + (entry.isOpen ? " (still open)" : "")
-                    + String(format: ", %.3f ms", Double(entry.span.duration(until: snapshot.now)) / 1e6)
+                    + String(format: ", %.3f ms", Double(duration) / 1e6)
                 svg +=
-                    "<rect class=\"\(Self.className(entry.span.kind))\" x=\"\(x)\" y=\"\(y + (nested ? 13 : 3))\" "
-                    + "width=\"\(width)\" height=\"\(nested ? 5 : 10)\"><title>\(Self.escape(title))</title></rect>"
+                    "<rect class=\"\(Self.className(entry.span.kind))\" x=\"\(position(entry.span.start))\" "
+                    + "y=\"\(y + (nested ? 13 : 3))\" width=\"\(width(duration))\" height=\"\(nested ? 5 : 10)\">"
+                    + "<title>\(Self.escape(title))</title></rect>"
             }
             if let (at, errors) = snapshot.tracks[track].finished {
-                let x =
-                    Self.labelWidth
-                    + Int(Double(at &- min(start, at)) / Double(span) * Double(Self.plotWidth))
-                let ending = OperationTimeline.ending(
-                    errors: errors, cancelled: snapshot.tracks[track].wasCancelled)
+                let ending = OperationTimeline.ending(of: snapshot.tracks[track], errors: errors)
                 let detail =
                     errors.isEmpty
                     ? ending : ending + ": " + errors.map { String(describing: $0) }.joined(separator: "; ")
                 svg +=
-                    "<circle class=\"end\(errors.isEmpty ? "" : " failed")\" cx=\"\(x)\" cy=\"\(y + 8)\" r=\"3\">"
-                    + "<title>\(Self.escape(detail))</title></circle>"
+                    "<circle class=\"end\(errors.isEmpty ? "" : " failed")\" cx=\"\(position(at))\" cy=\"\(y + 8)\" "
+                    + "r=\"3\"><title>\(Self.escape(detail))</title></circle>"
             }
         }
         svg += "</svg>"
@@ -89,9 +85,9 @@ struct TimelinePage {
             """
         for (kind, colour) in Self.colours { page += "rect.\(Self.className(kind)) { fill: \(colour); }\n" }
         page += "</style></head><body>\n<h1>Operation timeline</h1>\n"
-        page += String(
-            format: "<p>%d operations over %.3f ms; %d spans dropped to stay within capacity.</p>\n",
-            snapshot.tracks.count, Double(span) / 1e6, snapshot.dropped)
+        page +=
+            "<p>\(snapshot.tracks.count) operations over " + String(format: "%.3f ms", Double(span) / 1e6)
+            + "; \(snapshot.dropped) spans dropped to stay within capacity.</p>\n"
         if !warnings.isEmpty {
             page += "<ul class=\"warnings\">\n"
             for warning in warnings { page += "<li>\(Self.escape(warning.description))</li>\n" }

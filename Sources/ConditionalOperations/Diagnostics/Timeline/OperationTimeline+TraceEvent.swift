@@ -24,7 +24,7 @@ extension OperationTimeline {
             ])
             if let (at, errors) = track.finished {
                 events.append([
-                    "name": Self.ending(errors: errors, cancelled: track.wasCancelled), "cat": "finished",
+                    "name": Self.ending(of: track, errors: errors), "cat": "finished",
                     "ph": "i",
                     "s": "t", "pid": 1, "tid": index + 1, "ts": snapshot.microseconds(at),
                     "args": ["errors": errors.map { String(describing: $0) }],
@@ -78,8 +78,11 @@ extension OperationTimeline {
     }
 
     /// How an operation ended, in words.
-    static func ending(errors: [any Error], cancelled: Bool) -> String {
-        if cancelled { return errors.isEmpty ? "cancelled" : "cancelled with \(errors.count) error(s)" }
-        return errors.isEmpty ? "finished" : "failed with \(errors.count) error(s)"
+    static func ending(of track: TimelineTrack, errors: [any Error]) -> String {
+        if track.wasCancelled {
+            return errors.isEmpty ? "cancelled" : "cancelled with \(errors.count) error(s)"
+        }
+        if !errors.isEmpty { return "failed with \(errors.count) error(s)" }
+        return track.executed ? "finished" : "finished without executing"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension OperationTimeline {
     /// Something in the run that is likely a mistake, naming the operations concerned.
     public struct Warning: Sendable, Hashable, CustomStringConvertible {
@@ -5,7 +7,8 @@ extension OperationTimeline {
         public enum Kind: Sendable, Hashable {
             /// An operation has been executing far longer than the others took (at least 10 times
             /// the median of the finished executions, and at least a second) and has not finished:
-            /// often a `finish()` that is never called.
+            /// often a `finish()` that is never called. Not said of a group, a retry, a repeat or a
+            /// delay, which execute as long as what they run or wait for.
             case executingWithoutFinishing
         }
 
@@ -26,23 +29,30 @@ extension OperationTimeline {
         let executions = snapshot.spans.filter { $0.span.kind == .executing }
         let finished = executions.filter { !$0.isOpen }.map { $0.span.duration(until: snapshot.now) }.sorted()
         let median = finished.isEmpty ? 0 : finished[finished.count / 2]
-        let threshold = max(1_000_000_000, median.multipliedReportingOverflow(by: 10).partialValue)
-        return executions.filter { $0.isOpen && $0.span.duration(until: snapshot.now) >= threshold }.map {
-            open in
+        let tenTimes = median.multipliedReportingOverflow(by: 10)
+        let threshold = max(1_000_000_000, tenTimes.overflow ? .max : tenTimes.partialValue)
+        return executions.filter { entry in
+            entry.isOpen && entry.span.duration(until: snapshot.now) >= threshold
+                && !isLongByDesign(snapshot.tracks[entry.span.track].type)
+        }.map { open in
             let name = snapshot.tracks[open.span.track].name
             let seconds = Double(open.span.duration(until: snapshot.now)) / 1e9
             let others =
                 finished.isEmpty
                 ? ""
-                : String(
-                    format: "; the %d finished took %.3f s at the median", finished.count,
-                    Double(median) / 1e9)
+                : "; the \(finished.count) finished took " + String(format: "%.3f s", Double(median) / 1e9)
+                    + " at the median"
             return Warning(
                 kind: .executingWithoutFinishing, operations: [name],
                 description: "\(name) has been executing for " + String(format: "%.1f s", seconds)
                     + " without finishing" + others
-                    + ": does its execute() always call finish()?")
+                    + ": if it is not meant to take this long, does its execute() always call finish()?")
         }
+    }
+
+    /// Executes as long as what it runs or waits for: a group, a retry, a repeat, a delay.
+    static func isLongByDesign(_ type: Foundation.Operation.Type) -> Bool {
+        type is GroupOperation.Type || type is DelayOperation.Type || type is any AttemptRunning.Type
     }
 }
 

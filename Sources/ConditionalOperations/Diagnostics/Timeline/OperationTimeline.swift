@@ -23,14 +23,22 @@ import Foundation
 /// page, one row per operation, the ``warnings`` above it. Without a timeline attached nothing is
 /// recorded, at no cost.
 ///
-/// Memory is bounded: it keeps the `capacity` most recent finished spans and counts the ones it
-/// let go of (``droppedSpans``). Recording takes the timeline's own lock for a moment, never the
-/// user's code: names and error descriptions are read when the timeline is exported.
+/// It keeps the `capacity` most recent finished spans and counts the ones it let go of
+/// (``droppedSpans``); each operation recorded also keeps a small entry (its type, its name, the
+/// errors it finished with). Recording takes the timeline's own lock for a moment and runs none
+/// of the user's code: names and error descriptions are read when the timeline is exported, and
+/// what a dropped span held is let go of on a queue of the timeline's.
+///
+/// Operations a group or a retry runs inside it are not recorded yet: the composite's own row
+/// shows it executing.
 public final class OperationTimeline: Sendable {
     /// The spans kept at most: the oldest are dropped first.
     public let capacity: Int
     let clock: @Sendable () -> UInt64
     let state: Locked<TimelineState>
+    /// Where the spans dropped to stay within ``capacity`` are let go of: recording runs under the
+    /// recorded operation's lock, and what a span holds may be the last reference to user code.
+    private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
 
     /// A timeline keeping at most `capacity` spans (at least 1), the oldest dropped first.
     public convenience init(capacity: Int = 100_000) {
@@ -59,27 +67,38 @@ public final class OperationTimeline: Sendable {
     // MARK: Recording
 
     /// Starts recording `operation`: its track, then every state change and wait it reports.
-    /// Called outside every lock (its name is read here).
+    /// Called outside every lock (its `name` is read here).
     func record(_ operation: ConditionalOperation, parent: Int? = nil) {
-        let name = operation.diagnosticName
-        let track = state.withLock { $0.addTrack(name: name, parent: parent) }
+        let name = operation.name  // Foundation's, which a subclass may override: read unlocked
+        let track = state.withLock { $0.addTrack(type: type(of: operation), name: name, parent: parent) }
         let sink = TimelineSink(timeline: self, track: track)
         if case .tellFinished(let errors) = operation.addEventSink(sink) {
-            let now = clock()
-            state.withLock { $0.finish(track, errors: errors, at: now) }
+            finished(track, errors: errors)
         }
+        // Cancelled before it was recorded: no `didCancel` comes.
+        if operation.isCancelled { cancelled(track) }
+    }
+
+    /// Runs `change` under the timeline's lock, then lets go of the spans it dropped elsewhere.
+    private func change(_ change: (inout TimelineState) -> Void) {
+        let evicted = state.withLock { state in
+            change(&state)
+            return state.takeEvicted()
+        }
+        guard !evicted.isEmpty else { return }
+        releaser.async { withExtendedLifetime(evicted) {} }
     }
 
     /// The state of a recorded operation changed.
     func stateChanged(_ track: Int, to newState: ConditionalOperation.State) {
         let now = clock()
-        state.withLock { $0.enter(newState, track: track, at: now) }
+        change { $0.enter(newState, track: track, at: now) }
     }
 
     /// A recorded operation reported a wait or an answer.
     func logged(_ track: Int, _ event: LogEvent) {
         let now = clock()
-        state.withLock { state in
+        change { state in
             switch event {
             case .conditionEvaluated(let condition, let result, let since):
                 let elapsed = UInt64(since.seconds() * 1e9)
@@ -101,13 +120,17 @@ public final class OperationTimeline: Sendable {
     /// A recorded operation finished.
     func finished(_ track: Int, errors: [any Error]) {
         let now = clock()
-        state.withLock { $0.finish(track, errors: errors, at: now) }
+        change { $0.finish(track, errors: errors, at: now) }
     }
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
-        let now = clock()
-        return state.withLock { $0.snapshot(at: now) }
+        // The clock is read under the lock: no span recorded meanwhile ends after `now`.
+        let tables = state.withLock { $0.tables(at: clock()) }
+        return TimelineSnapshot(
+            origin: tables.origin, now: tables.now, tracks: tables.tracks, ring: tables.ring,
+            head: tables.head,
+            dropped: tables.dropped)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One stretch of an operation's life in an ``OperationTimeline``: what it was doing or waiting
 /// for, from when to when. Times are nanoseconds of the timeline's clock.
 struct TimelineSpan: Sendable {
@@ -46,14 +48,25 @@ struct TimelineSpan: Sendable {
 
 /// One operation an ``OperationTimeline`` recorded: its row.
 struct TimelineTrack: Sendable {
-    /// Its name as diagnoses show it (`ClosureOperation<()> 'upload'`), read when it was added.
-    let name: String
+    /// Its type and `name`, read when it was added; put together as diagnoses show them
+    /// (`ClosureOperation<()> 'upload'`) only when exported: naming a type costs more than the
+    /// rest of the recording.
+    let type: Foundation.Operation.Type
+    let givenName: String?
+
+    var name: String {
+        let type = String(describing: type)
+        guard let givenName, !givenName.isEmpty else { return type }
+        return "\(type) '\(givenName)'"
+    }
     /// The track of the composite or group it runs in, if it was recorded.
     let parent: Int?
     /// Its open top-level span, and its open nested one (a wait for categories).
     var openSpan: TimelineSpan?
     var openNested: TimelineSpan?
     var wasCancelled = false
+    /// It began executing (one finished without it was cancelled, skipped or failed a condition).
+    var executed = false
     /// When it finished, and with which errors, once it did.
     var finished: (at: UInt64, errors: [any Error])?
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an ``OperationTimeline`` recorded, behind its lock: a track per operation and the spans,
 /// the finished ones in a ring of `capacity`.
 struct TimelineState {
@@ -9,19 +11,23 @@ struct TimelineState {
     private var spans: [TimelineSpan] = []
     private var head = 0
     private(set) var dropped = 0
+    /// Spans dropped by the current event: what they hold (a condition, an error) may be the user's
+    /// last reference, so the timeline lets go of them outside every lock (``takeEvicted()``).
+    private var evicted: [TimelineSpan] = []
 
     init(capacity: Int, origin: UInt64) {
         self.capacity = capacity
         self.origin = origin
     }
 
-    mutating func addTrack(name: String, parent: Int?) -> Int {
-        tracks.append(TimelineTrack(name: name, parent: parent))
+    mutating func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> Int {
+        tracks.append(TimelineTrack(type: type, givenName: name, parent: parent))
         return tracks.count - 1
     }
 
     /// The operation entered `state`: its open span ends, the state's own begins.
     mutating func enter(_ state: ConditionalOperation.State, track: Int, at now: UInt64) {
+        if state == .executing { tracks[track].executed = true }
         closeNested(track: track, at: now)
         if let open = tracks[track].openSpan {
             if TimelineSpan.Kind(state) == open.kind { return }  // told again (the current state)
@@ -75,23 +81,25 @@ struct TimelineState {
 
     private mutating func keep(_ span: TimelineSpan) {
         guard spans.count == capacity else { return spans.append(span) }
+        evicted.append(spans[head])
         spans[head] = span
         head = (head + 1) % capacity
         dropped += 1
     }
 
-    /// Every span, oldest first, the open ones closed at `now` and marked open.
-    func snapshot(at now: UInt64) -> TimelineSnapshot {
-        var all = Array(spans[head...] + spans[..<head]).map {
-            TimelineSnapshot.Span(span: $0, isOpen: false)
-        }
-        for track in tracks {
-            for case var open? in [track.openSpan, track.openNested] {
-                open.end = max(now, open.start)
-                all.append(TimelineSnapshot.Span(span: open, isOpen: true))
-            }
-        }
-        return TimelineSnapshot(origin: origin, now: now, tracks: tracks, spans: all, dropped: dropped)
+    /// The spans dropped since the last call, to be let go of outside every lock.
+    mutating func takeEvicted() -> [TimelineSpan] {
+        guard !evicted.isEmpty else { return [] }
+        defer { evicted = [] }
+        return evicted
+    }
+
+    /// What the exports read, as of `now`: copies of the tables (no copying of their elements
+    /// here), which ``TimelineSnapshot`` puts in order outside the lock.
+    func tables(at now: UInt64) -> (
+        origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int
+    ) {
+        (origin, now, tracks, spans, head, dropped)
     }
 }
 
@@ -106,8 +114,25 @@ struct TimelineSnapshot: Sendable {
     let origin: UInt64
     let now: UInt64
     let tracks: [TimelineTrack]
+    /// Every span, oldest first, the open ones closed at `now` and marked open.
     let spans: [Span]
     let dropped: Int
+
+    init(origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int)
+    {
+        self.origin = origin
+        self.now = now
+        self.tracks = tracks
+        self.dropped = dropped
+        var spans = (ring[head...] + ring[..<head]).map { Span(span: $0, isOpen: false) }
+        for track in tracks {
+            for case var open? in [track.openSpan, track.openNested] {
+                open.end = max(now, open.start)
+                spans.append(Span(span: open, isOpen: true))
+            }
+        }
+        self.spans = spans
+    }
 
     /// `time`, in microseconds since the timeline was made.
     func microseconds(_ time: UInt64) -> Double {
