@@ -29,6 +29,9 @@ protocol AttemptRunning: ConditionalOperation {
     /// The queue that runs the operation, whose shutdown reaches the attempts: only reached under
     /// the operation's own lock; weak.
     var lockedQueue: OperationQueue? { get set }
+    /// Where its attempts are recorded, once it was (``OperationTimeline``): only reached under
+    /// the operation's own lock.
+    var lockedTimeline: TimelineParent? { get set }
 
     /// Attempt `number` (from 1), given what the last one left; `nil` for none (the operation
     /// then finishes with `previous`). User code.
@@ -79,7 +82,9 @@ extension AttemptRunning {
         case .make(let number, let previous):
             let attempt = makeAttempt(number, previous: previous)
             attempt?.adoptParent(self)
-            let (made, queue) = withOwnLock { (lockedAttempts.attemptMade(attempt), lockedQueue) }
+            let (made, queue, timeline) = withOwnLock {
+                (lockedAttempts.attemptMade(attempt), lockedQueue, lockedTimeline)
+            }
             // None made (`made` is `.finish`): the operation ends with what the last one left.
             guard let attempt else { return finish(leaving: previous) }
             // Once the attempt is completely finished (S25). Holds the operation: it lives at
@@ -89,6 +94,7 @@ extension AttemptRunning {
             if (queue as? ConditionalOperationQueue)?.isShutDown == true {
                 attempt.cancel(with: OperationError.queueShutDown)
             }
+            timeline?.record(attempt)
             LibraryQueue.attempts.addOperation(attempt)
         }
     }

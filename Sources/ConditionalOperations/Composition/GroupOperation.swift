@@ -69,6 +69,10 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         for operation in operations { adopt(operation) }
     }
 
+    override func recordInnerOperations(in parent: TimelineParent) {
+        withOwnLock { lockedGroup.queue }?.setTimeline(parent)
+    }
+
     // MARK: Children
 
     /// Adds a child.

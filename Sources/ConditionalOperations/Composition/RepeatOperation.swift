@@ -27,7 +27,7 @@ import Foundation
 ///   Observers, the queue's delegate and an enclosing group see one operation; an iteration may
 ///   need an exclusivity category the repeat operation holds (S7).
 open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRunning, @unchecked Sendable {
-    // mutable state: `lockedAttempts` and `lockedQueue`, behind the operation's own lock (`withOwnLock`)
+    // mutable state: `lockedAttempts`, `lockedQueue` and `lockedTimeline`, behind the operation's own lock (`withOwnLock`)
     /// What an ended attempt leaves for the next: an iteration leaves its output.
     typealias Carried = Output?
     /// The iterations, each leaving its output. Only reached under the operation's own lock,
@@ -36,6 +36,8 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
     /// The queue that runs the repeat operation, whose shutdown reaches the iterations; weak, so
     /// that a finished repeat operation holds no queue (S12).
     @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
+    /// Where the attempts are recorded, once the operation was (an ``OperationTimeline``).
+    @exclusivity(unchecked) var lockedTimeline: TimelineParent?
     private let maximumCount: Int
     private let interval: RetryBackoff
     private let makeIteration: @Sendable (_ iteration: Int, _ previous: Output?) -> ResultOperation<Output>?
@@ -107,6 +109,10 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
     // MARK: Running
 
     /// Starts the first iteration.
+    override func recordInnerOperations(in parent: TimelineParent) {
+        withOwnLock { lockedTimeline = parent }
+    }
+
     open override func execute() {
         startAttempts()
     }

@@ -30,7 +30,7 @@ import Foundation
 /// For attempts that produce nothing, `RetryOperation<Void>` also takes any ``ConditionalOperation``
 /// (``init(maximumAttempts:backoff:shouldRetry:makeAttempt:)-(_,_,_,(Int)->ConditionalOperation)``).
 open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRunning, @unchecked Sendable {
-    // mutable state: `lockedAttempts` and `lockedQueue`, behind the operation's own lock (`withOwnLock`)
+    // mutable state: `lockedAttempts`, `lockedQueue` and `lockedTimeline`, behind the operation's own lock (`withOwnLock`)
     /// What an ended attempt leaves for the next: a failed attempt leaves its errors.
     typealias Carried = [any Error]
     /// The attempts, each failure leaving its errors. Only reached under the operation's own
@@ -39,6 +39,8 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
     /// The queue that runs the retry operation, whose shutdown reaches the attempts; weak, so that
     /// a finished retry operation holds no queue (S12).
     @exclusivity(unchecked) weak var lockedQueue: OperationQueue?
+    /// Where the attempts are recorded, once the operation was (an ``OperationTimeline``).
+    @exclusivity(unchecked) var lockedTimeline: TimelineParent?
     private let maximumAttempts: Int
     private let backoff: RetryBackoff
     private let shouldRetry: @Sendable ([any Error]) -> Bool
@@ -89,6 +91,10 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
     // MARK: Running
 
     /// Starts the first attempt.
+    override func recordInnerOperations(in parent: TimelineParent) {
+        withOwnLock { lockedTimeline = parent }
+    }
+
     open override func execute() {
         startAttempts()
     }

@@ -75,6 +75,10 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         DependencyDrop.drop(&dependencies)
     }
 
+    /// The operation was recorded in a timeline: a composite records what it runs under it from
+    /// now on (``GroupOperation``, ``RetryOperation``, ``RepeatOperation``). Called outside every lock.
+    func recordInnerOperations(in parent: TimelineParent) {}
+
     // MARK: State
 
     /// Where the operation is in its life.

@@ -20,7 +20,9 @@ extension ConditionalOperationQueue {
         case .registered(let registered):
             registration = registered
         case .prepare(let preparation):
-            if let timeline = preparation.timeline, let conditional { timeline.record(conditional) }
+            if let timeline = preparation.timeline, let conditional {
+                timeline.record(conditional, parent: preparation.timelineParent)
+            }
             // S21: it finishes without running.
             if preparation.isShutDown { Self.cancelForShutdown(operation) }
             preparation.delegate?.operationQueue(self, willAdd: operation)

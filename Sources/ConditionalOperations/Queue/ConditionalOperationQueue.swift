@@ -63,9 +63,15 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     public var timeline: OperationTimeline? {
         get { storage.timeline }
         set {
-            let replaced = storage.setTimeline(newValue)
+            let replaced = storage.setTimeline(newValue, parent: nil)
             withExtendedLifetime(replaced) {}  // what it recorded may go here, unlocked
         }
+    }
+
+    /// A group's queue: its children are recorded under the group.
+    func setTimeline(_ parent: TimelineParent) {
+        let replaced = storage.setTimeline(parent.timeline, parent: parent.track)
+        withExtendedLifetime(replaced) {}  // what it recorded may go here, unlocked
     }
 
     /// Every operation added and not yet finished, waiting or running: what Foundation's

@@ -12,8 +12,10 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         weak var delegate: (any ConditionalOperationQueueDelegate)?
         /// Where the queue's ``OperationLogger`` receives its operations' records, if it has one.
         var logChannel: LogChannel?
-        /// Where the queue's operations are recorded, if it has one (``OperationTimeline``).
+        /// Where the queue's operations are recorded, if it has one (``OperationTimeline``), and
+        /// the track they are recorded under (a group's queue's: the group's).
         var timeline: OperationTimeline?
+        var timelineParent: Int?
 
         var isListened: Bool { delegate != nil || logChannel != nil || timeline != nil }
     }
@@ -38,6 +40,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         let barriers: [Foundation.Operation]
         let logChannel: LogChannel?
         let timeline: OperationTimeline?
+        let timelineParent: Int?
         let isShutDown: Bool
     }
 
@@ -61,7 +64,8 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
                 return .prepare(
                     Preparation(
                         delegate: state.delegate, barriers: barriers, logChannel: state.logChannel,
-                        timeline: state.timeline, isShutDown: isShutDown))
+                        timeline: state.timeline, timelineParent: state.timelineParent, isShutDown: isShutDown
+                    ))
             }
         }
     }
@@ -216,9 +220,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// Returns the timeline replaced, to be let go of outside the lock (what it recorded holds
     /// conditions and errors of the user's).
-    func setTimeline(_ timeline: OperationTimeline?) -> OperationTimeline? {
+    func setTimeline(_ timeline: OperationTimeline?, parent: Int?) -> OperationTimeline? {
         state.withLock { state in
-            defer { state.timeline = timeline }
+            defer { (state.timeline, state.timelineParent) = (timeline, parent) }
             return state.timeline
         }
     }

@@ -218,6 +218,43 @@ extension ConditionalOperationsTests {
             #expect(timeline.droppedSpans > 0)
         }
 
+        @Test func S36_aGroupsChildrenAndARetrysAttemptsAreRecordedUnderThem() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let group = GroupOperation(operations: [AsyncOperation(name: "child 1") {}])
+            group.name = "sync"
+            group.addOperation(AsyncOperation(name: "child 2") {})
+            let attempts = Locked(0)
+            let retry = RetryOperation<Void>(maximumAttempts: 2, backoff: .constant(.zero)) { number in
+                AsyncOperation(name: "attempt \(number)") {
+                    if attempts.withLock({
+                        $0 += 1
+                        return $0
+                    }) == 1 {
+                        throw Refusal()
+                    }
+                }
+            }
+            retry.name = "upload"
+            queue.addOperations([group, retry], waitUntilFinished: false)
+            await group.untilFinished()
+            await retry.untilFinished()
+            let names = try Self.events(of: timeline).filter { $0["name"] as? String == "thread_name" }
+                .compactMap {
+                    ($0["args"] as? [String: Any])?["name"] as? String
+                }
+            #expect(names.contains("AsyncOperation<()> 'child 1' (in GroupOperation 'sync')"))
+            #expect(names.contains("AsyncOperation<()> 'child 2' (in GroupOperation 'sync')"))
+            #expect(names.contains("AsyncOperation<()> 'attempt 1' (in RetryOperation<()> 'upload')"))
+            #expect(names.contains("AsyncOperation<()> 'attempt 2' (in RetryOperation<()> 'upload')"))
+            // On the page, each nested row follows its composite, indented.
+            let page = timeline.html()
+            let group1 = try #require(page.range(of: ">GroupOperation 'sync'<"))
+            let child1 = try #require(page.range(of: "x=\"18\" y=\"34\">AsyncOperation&lt;()&gt; 'child 1'"))
+            #expect(group1.upperBound < child1.lowerBound)
+        }
+
         @Test func S36_thePageIsSelfContainedWithARowPerOperation() async {
             let page = await Self.recordedRun().html()
             #expect(page.hasPrefix("<!DOCTYPE html>"))

@@ -4,7 +4,9 @@ extension OperationTimeline {
     /// The timeline as one self-contained HTML page (inline SVG and CSS, nothing fetched): the
     /// ``warnings`` first, then one row per operation, its spans drawn in one colour per kind of
     /// wait, each with its reason on hover, an operation's conditions and category waits as a thin
-    /// bar inside its row, its end as a dot (red if it failed); a legend below.
+    /// bar inside its row, its end as a dot (red if it failed); a legend below. The rows of a
+    /// group's children, a retry's attempts and a repeat's iterations follow their composite's,
+    /// indented.
     public func html() -> String {
         let snapshot = snapshot()
         return TimelinePage(snapshot: snapshot, warnings: Self.warnings(in: snapshot)).render()
@@ -121,10 +123,13 @@ struct TimelinePage {
         return ordered
     }
 
-    /// `label`, cut to fit the label column at `depth` (the whole name is on hover).
+    /// `label`, cut in the middle to fit the label column at `depth` (the whole name is on
+    /// hover): its type and the end of its name, which tells siblings apart, stay.
     static func shortened(_ label: String, depth: Int) -> String {
         let fits = max(12, 50 - depth * 2)
-        return label.count <= fits ? label : label.prefix(fits - 1) + "…"
+        guard label.count > fits else { return label }
+        let head = fits / 2
+        return label.prefix(head) + "…" + label.suffix(fits - head - 1)
     }
 
     static func className(_ kind: TimelineSpan.Kind) -> String {

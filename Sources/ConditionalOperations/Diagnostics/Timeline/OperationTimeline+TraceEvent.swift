@@ -2,7 +2,8 @@ import Foundation
 
 extension OperationTimeline {
     /// The timeline in the Trace Event Format, which Perfetto (ui.perfetto.dev) and
-    /// `chrome://tracing` open as it is: one track (`tid`) per operation, named after it; each
+    /// `chrome://tracing` open as it is: one track (`tid`) per operation, named after it (and the
+    /// composite it ran in: `… (in GroupOperation 'sync')`), in the order they were added; each
     /// span a complete event (`"ph": "X"`, times in microseconds since the timeline was made) whose
     /// `name` says what the operation did, its `cat` the kind of wait, its `args` the reason (the
     /// condition and its answer, the categories); an operation's end an instant event carrying how

@@ -29,8 +29,8 @@ import Foundation
 /// of the user's code: names and error descriptions are read when the timeline is exported, and
 /// what a dropped span held is let go of on a queue of the timeline's.
 ///
-/// Operations a group or a retry runs inside it are not recorded yet: the composite's own row
-/// shows it executing.
+/// The operations a group, a retry or a repeat runs are recorded under it: a group's children
+/// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.
 public final class OperationTimeline: Sendable {
     /// The spans kept at most: the oldest are dropped first.
     public let capacity: Int
@@ -77,6 +77,8 @@ public final class OperationTimeline: Sendable {
         }
         // Cancelled before it was recorded: no `didCancel` comes.
         if operation.isCancelled { cancelled(track) }
+        // A group's children, a retry's attempts: nested under it.
+        operation.recordInnerOperations(in: TimelineParent(timeline: self, track: track))
     }
 
     /// Runs `change` under the timeline's lock, then lets go of the spans it dropped elsewhere.
@@ -131,6 +133,16 @@ public final class OperationTimeline: Sendable {
             origin: tables.origin, now: tables.now, tracks: tables.tracks, ring: tables.ring,
             head: tables.head,
             dropped: tables.dropped)
+    }
+}
+
+/// Where the operations a composite runs are recorded: its timeline, under its track.
+struct TimelineParent: Sendable {
+    let timeline: OperationTimeline
+    let track: Int
+
+    func record(_ operation: ConditionalOperation) {
+        timeline.record(operation, parent: track)
     }
 }
 
