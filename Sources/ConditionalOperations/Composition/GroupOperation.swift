@@ -69,6 +69,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
         for operation in operations { adopt(operation) }
     }
 
+    /// Recorded in a timeline: its children are recorded under it, by its queue.
     override func recordInnerOperations(in parent: TimelineParent) {
         withOwnLock { lockedGroup.queue }?.setTimeline(parent)
     }

@@ -108,11 +108,12 @@ open class RepeatOperation<Output: Sendable>: ResultOperation<Output>, AttemptRu
 
     // MARK: Running
 
-    /// Starts the first iteration.
+    /// Recorded in a timeline: its iterations are recorded under it.
     override func recordInnerOperations(in parent: TimelineParent) {
         withOwnLock { lockedTimeline = parent }
     }
 
+    /// Starts the first iteration.
     open override func execute() {
         startAttempts()
     }

@@ -90,11 +90,12 @@ open class RetryOperation<Output: Sendable>: ResultOperation<Output>, AttemptRun
 
     // MARK: Running
 
-    /// Starts the first attempt.
+    /// Recorded in a timeline: its attempts are recorded under it.
     override func recordInnerOperations(in parent: TimelineParent) {
         withOwnLock { lockedTimeline = parent }
     }
 
+    /// Starts the first attempt.
     open override func execute() {
         startAttempts()
     }
