@@ -83,6 +83,8 @@ else
 fi
 # S35: 8 operations blocked in start(), then 1,000 quick ones, no limit (≤ 2× Foundation).
 step "blocking (S35)" 40 blocking --rounds 3
+# S36: a no-op on the library's queue recording an OperationTimeline, against none (≤ 1.3×).
+step "timeline (S36)" 40 timeline --rounds 3
 # Plain queue, where Foundation's scheduler is quadratic: at 2k (10k takes 20-40 s a round here).
 step "plain-queue shapes" 120 chain-plain fan-out exclusive-plain fan-out-conditional-queue --n 2000 --rounds 3
 # Memory per pending operation, and 10k tasks awaiting queue.run at once (thread growth).
