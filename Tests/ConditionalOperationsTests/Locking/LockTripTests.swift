@@ -42,21 +42,6 @@
                 }.min() ?? 0
             }
 
-            /// Lets go of `operations` on this thread, last first (a dependent holds its
-            /// dependencies), each once nothing else holds it: the queue's threads let go a moment
-            /// after the wait for the queue returned. Fails the test if they still hold one after 10 s.
-            static func letGoOfHere(_ operations: inout [ConditionalOperation]) {
-                while !operations.isEmpty {
-                    var polls = 0
-                    while !isKnownUniquelyReferenced(&operations[operations.count - 1]), polls < 100_000 {
-                        usleep(100)
-                        polls += 1
-                    }
-                    #expect(polls < 100_000, "the queue's threads still hold \(operations.count - 1)")
-                    operations.removeLast()
-                }
-            }
-
             static func run(on queue: OperationQueue, _ operation: () -> Foundation.Operation) {
                 queue.addOperation(operation())
                 queue.waitUntilAllOperationsAreFinished()
