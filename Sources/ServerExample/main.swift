@@ -23,6 +23,9 @@ func handleRequest(taking duration: Duration) -> AsyncOperation<String> {
 
 let queue = ConditionalOperationQueue()
 queue.name = "requests"
+// `--timeline FILE`: the run is recorded, and its page written to FILE once the server stopped.
+let timelineFile = CommandLine.arguments.drop { $0 != "--timeline" }.dropFirst().first
+if timelineFile != nil { queue.timeline = OperationTimeline() }
 
 /// Serves one request as a server's handler would: in a task whose task-local values the
 /// operation's work sees (S22).
@@ -94,4 +97,7 @@ for await _ in terminated { break }
 print("SIGTERM: shutting down")
 await queue.shutdown(gracePeriod: .seconds(1))
 for request in requests { print(await request.value) }
+if let timelineFile, let timeline = queue.timeline {
+    try timeline.html().write(toFile: timelineFile, atomically: true, encoding: .utf8)
+}
 print("idle: exiting")
