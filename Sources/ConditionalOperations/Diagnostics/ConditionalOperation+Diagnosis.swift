@@ -104,8 +104,11 @@ extension Foundation.Operation {
     }
 
     /// The type and name of the operation, for messages: `FetchUsers 'users'`.
-    var diagnosticName: String {
-        let type = String(describing: Swift.type(of: self))
+    var diagnosticName: String { Self.diagnosticName(type: Swift.type(of: self), name: name) }
+
+    /// How messages name an operation of `type` called `name`: the type, then the name in quotes.
+    static func diagnosticName(type: Foundation.Operation.Type, name: String?) -> String {
+        let type = String(describing: type)
         guard let name, !name.isEmpty else { return type }
         return "\(type) '\(name)'"
     }

@@ -19,8 +19,10 @@ extension OperationStateMachine {
         /// `sink` is an observer from now on, told `current` first.
         mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
             observers.append(sink)
-            if sinkLog == nil { sinkLog = SinkLog() }
-            sinkLog?.append(.current(current, to: sink))
+            let log = sinkLog ?? SinkLog()
+            sinkLog = log
+            log.add(sink)
+            log.append(.current(current, to: sink))
         }
 
         mutating func add(_ waiter: Waiter) {
@@ -39,15 +41,8 @@ extension OperationStateMachine {
         }
 
         /// Written for every sink; nothing without sinks.
-        mutating func tellSinks(_ message: SinkMessage) {
+        func tellSinks(_ message: SinkMessage) {
             sinkLog?.append(message)
-        }
-
-        /// What the current event wrote for the sinks, taken out; `nil` if nothing.
-        @inline(__always)
-        mutating func takeSinkMessages() -> [SinkMessage]? {
-            guard sinkLog?.isEmpty == false else { return nil }
-            return sinkLog?.take()
         }
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the

@@ -57,10 +57,11 @@ extension OperationStateMachine {
     /// Whether some observers are event sinks.
     var hasEventSinks: Bool { listeners.sinkLog != nil }
 
-    /// What the current event wrote for the sinks, taken out; `nil` if nothing.
+    /// What the current event wrote for the sinks; `nil` if nothing.
     @inline(__always)
-    mutating func takeSinkMessages() -> [SinkMessage]? {
-        listeners.takeSinkMessages()
+    var sinkMessages: SinkLog? {
+        guard let log = listeners.sinkLog, log.hasMessages else { return nil }
+        return log
     }
 
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
@@ -92,25 +93,49 @@ extension OperationStateMachine {
     mutating func noteFinishedForSinks() {
         guard hasEventSinks else { return }
         listenerMarks.told(.finished)
-        listeners.tellSinks(.end(errors, sinks: listeners.observers.compactMap { $0 as? any EventSink }))
+        listeners.tellSinks(.end(errors, sinks: listeners.sinkLog?.takeSinks() ?? []))
     }
 }
 
-/// What the event sinks are to be told: the messages the machine wrote during the current event,
-/// in order, which the operation's storage takes and sends before unlocking.
-struct SinkLog {
-    private var messages: [SinkMessage] = []
+/// The event sinks among the observers, and what they are to be told: the messages the machine
+/// wrote during the current event, in order, which the operation's storage sends before unlocking.
+///
+/// A class, made once for an operation's life when its first sink is added and written under the
+/// operation's lock like the rest of the machine: its buffer is reused by every event, and the
+/// machine stays one word larger only (the memory target counts bytes per operation). The sinks
+/// are kept apart from the other observers so that sending casts none of them. The operation's
+/// lock is what makes its accesses exclusive: the run-time check of each is not made.
+final class SinkLog {
+    @exclusivity(unchecked) private(set) var sinks: [any EventSink] = []
+    @exclusivity(unchecked) private(set) var messages: [SinkMessage] = []
 
-    var isEmpty: Bool { messages.isEmpty }
+    var hasMessages: Bool { !messages.isEmpty }
 
-    mutating func append(_ message: SinkMessage) {
+    func add(_ sink: any EventSink) {
+        sinks.append(sink)
+    }
+
+    func append(_ message: SinkMessage) {
         messages.append(message)
     }
 
-    /// The messages, taken out: none is left afterwards.
-    mutating func take() -> [SinkMessage] {
+    /// The sinks, taken out for the last message: the operation finishes, and lets go of its
+    /// observers (which hold them too) outside the lock.
+    func takeSinks() -> [any EventSink] {
+        var taken: [any EventSink] = []
+        swap(&taken, &sinks)
+        return taken
+    }
+
+    /// The messages, taken out to be sent.
+    func takeMessages() -> [SinkMessage] {
         var taken: [SinkMessage] = []
         swap(&taken, &messages)
         return taken
+    }
+
+    /// The buffer `takeMessages()` returned, emptied: kept for the next event's messages.
+    func giveBack(_ buffer: [SinkMessage]) {
+        messages = buffer
     }
 }

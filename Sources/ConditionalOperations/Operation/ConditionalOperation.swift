@@ -408,9 +408,7 @@ struct MachineLock {
                     operation.lockedMachine.stamp(thread: .current, now: .now)
                 }
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
-                if let messages = operation.lockedMachine.takeSinkMessages() {
-                    SinkLog.send(messages, to: operation.lockedMachine.listeners.observers)
-                }
+                operation.lockedMachine.sinkMessages?.send()
                 return result
             }
         }

@@ -1,14 +1,18 @@
 extension SinkLog {
-    /// Tells the event sinks among `observers` what the machine wrote for them, in order. The
-    /// operation's storage calls it under the operation's lock, at the end of the event that wrote
-    /// the messages, so that every sink hears the events in the machine's order (S1, S16).
-    static func send(_ messages: [SinkMessage], to observers: ObserverList) {
-        for message in messages {
+    /// Tells the event sinks what the machine wrote for them, in order, then forgets the messages.
+    /// The operation's storage calls it under the operation's lock, at the end of the event that
+    /// wrote them, so that every sink hears the events in the machine's order (S1, S16).
+    func send() {
+        // Each message is moved out, not copied: reversed, then taken from the end. The buffer
+        // comes back empty, its capacity kept for the next event's.
+        var pending = takeMessages()
+        pending.reverse()
+        while let message = pending.popLast() {
             switch message {
             case .event(let event):
-                for case let sink as any EventSink in observers { sink.send(event) }
+                for sink in sinks { sink.send(event) }
             case .log(let event):
-                for case let sink as any EventSink in observers { sink.send(event) }
+                for sink in sinks { sink.send(event) }
             case .current(let state, let sink):
                 sink.send(.stateChanged(state))
             case .end(let errors, let sinks):
@@ -19,5 +23,6 @@ extension SinkLog {
                 }
             }
         }
+        giveBack(pending)
     }
 }

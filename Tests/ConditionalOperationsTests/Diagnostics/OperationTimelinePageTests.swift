@@ -20,10 +20,8 @@ extension ConditionalOperationsTests {
                 now.withLock { $0 = milliseconds * 1_000_000 }
                 step()
             }
-            let (fetch, save) = timeline.state.withLock { state in
-                let fetch = state.addTrack(type: ConditionalOperation.self, name: "fetch", parent: nil)
-                return (fetch, state.addTrack(type: ConditionalOperation.self, name: "save", parent: fetch))
-            }
+            let fetch = timeline.addTrack(type: ConditionalOperation.self, name: "fetch", parent: nil)
+            let save = timeline.addTrack(type: ConditionalOperation.self, name: "save", parent: fetch.track)
             at(0) { timeline.stateChanged(fetch, to: .ready) }
             at(0) { timeline.stateChanged(save, to: .pending) }
             at(2) { timeline.stateChanged(fetch, to: .executing) }

@@ -138,6 +138,34 @@ extension ConditionalOperationsTests {
             #expect(timeline.warnings.isEmpty)
         }
 
+        /// A running operation keeps its spans until it finishes: an export meanwhile shows those
+        /// it ended (its condition, its wait for a slot) and its open one, and they stay once it
+        /// finished and they joined the timeline's.
+        @Test func S36_aRunningOperationsSpansAreExportedBeforeAndAfterItFinishes() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let running = ProbeOperation(.never)
+            running.addCondition(BlockCondition(name: "allowed") { true })
+            queue.addOperation(running)
+            #expect(await running.executing.wait())
+            func spans() throws -> [(kind: String, open: Bool)] {
+                try Self.events(of: timeline).filter { $0["ph"] as? String == "X" }.map {
+                    ($0["cat"] as? String ?? "", ($0["args"] as? [String: Any])?["open"] as? Bool ?? false)
+                }
+            }
+            let whileRunning = try spans()
+            #expect(whileRunning.contains { $0.kind == "condition" && !$0.open })
+            #expect(whileRunning.contains { $0.kind == "waiting for a slot" && !$0.open })
+            #expect(whileRunning.contains { $0.kind == "executing" && $0.open })
+            running.finish()
+            await running.untilFinished()
+            let afterwards = try spans()
+            #expect(afterwards.count == whileRunning.count + 1)  // its finishing
+            #expect(afterwards.allSatisfy { !$0.open })
+            #expect(afterwards.contains { $0.kind == "executing" })
+        }
+
         /// How each recorded operation ended, by name, from the JSON's instant events.
         static func endings(of timeline: OperationTimeline) throws -> [String: String] {
             let events = try Self.events(of: timeline)

@@ -185,7 +185,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         let action = machine.addEventSink(SilentSink())
         #expect(action == (given == .finished ? .tellFinished([]) : .added))
         // Told the current state, by the storage before it unlocks; once finished, by the caller.
-        #expect(machine.listeners.sinkLog?.isEmpty == (given == .finished ? nil : false))
+        #expect(machine.listeners.sinkLog?.hasMessages == (given == .finished ? nil : true))
     }
 
     @Test(arguments: Given.allCases)

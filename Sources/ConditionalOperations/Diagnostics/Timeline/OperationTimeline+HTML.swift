@@ -22,12 +22,6 @@ struct TimelinePage {
     static let labelWidth = 360
     static let plotWidth = 960
 
-    /// The colour of each kind of span, the legend's order.
-    static let colours: [(TimelineSpan.Kind, String)] = [
-        (.dependencies, "#9e9e9e"), (.conditions, "#64b5f6"), (.condition, "#1565c0"),
-        (.categories, "#ef6c00"), (.slot, "#ffd54f"), (.executing, "#43a047"), (.finishing, "#2e7d32"),
-    ]
-
     func render() -> String {
         let rows = orderedTracks()
         let start = snapshot.spans.map(\.span.start).min() ?? snapshot.now
@@ -59,7 +53,7 @@ struct TimelinePage {
                     OperationTimeline.title(of: entry.span) + (entry.isOpen ? " (still open)" : "")
                     + String(format: ", %.3f ms", Double(duration) / 1e6)
                 svg +=
-                    "<rect class=\"\(Self.className(entry.span.kind))\" x=\"\(position(entry.span.start))\" "
+                    "<rect class=\"\(entry.span.kind.style.className)\" x=\"\(position(entry.span.start))\" "
                     + "y=\"\(y + (nested ? 13 : 3))\" width=\"\(width(duration))\" height=\"\(nested ? 5 : 10)\">"
                     + "<title>\(Self.escape(title))</title></rect>"
             }
@@ -85,7 +79,9 @@ struct TimelinePage {
             circle.end { fill: #212121; } circle.failed { fill: #c62828; }
 
             """
-        for (kind, colour) in Self.colours { page += "rect.\(Self.className(kind)) { fill: \(colour); }\n" }
+        for kind in TimelineSpan.Kind.allCases {
+            page += "rect.\(kind.style.className) { fill: \(kind.style.colour); }\n"
+        }
         page += "</style></head><body>\n<h1>Operation timeline</h1>\n"
         page +=
             "<p>\(snapshot.tracks.count) operations over " + String(format: "%.3f ms", Double(span) / 1e6)
@@ -96,8 +92,8 @@ struct TimelinePage {
             page += "</ul>\n"
         }
         page += svg + "\n<p class=\"legend\">"
-        for (kind, colour) in Self.colours {
-            page += "<span style=\"background: \(colour)\"></span>\(Self.escape(kind.rawValue))"
+        for kind in TimelineSpan.Kind.allCases {
+            page += "<span style=\"background: \(kind.style.colour)\"></span>\(Self.escape(kind.rawValue))"
         }
         page += "</p>\n</body></html>\n"
         return page
@@ -132,18 +128,6 @@ struct TimelinePage {
         return label.prefix(head) + "…" + label.suffix(fits - head - 1)
     }
 
-    static func className(_ kind: TimelineSpan.Kind) -> String {
-        switch kind {
-        case .dependencies: "dependencies"
-        case .conditions: "conditions"
-        case .condition: "condition"
-        case .categories: "categories"
-        case .slot: "slot"
-        case .executing: "executing"
-        case .finishing: "finishing"
-        }
-    }
-
     static func escape(_ text: String) -> String {
         var escaped = ""
         for character in text {
@@ -156,5 +140,20 @@ struct TimelinePage {
             }
         }
         return escaped
+    }
+}
+
+extension TimelineSpan.Kind {
+    /// How the page draws it: its CSS class and its colour (the legend follows the cases' order).
+    var style: (className: String, colour: String) {
+        switch self {
+        case .dependencies: ("dependencies", "#9e9e9e")
+        case .conditions: ("conditions", "#64b5f6")
+        case .condition: ("condition", "#1565c0")
+        case .categories: ("categories", "#ef6c00")
+        case .slot: ("slot", "#ffd54f")
+        case .executing: ("executing", "#43a047")
+        case .finishing: ("finishing", "#2e7d32")
+        }
     }
 }

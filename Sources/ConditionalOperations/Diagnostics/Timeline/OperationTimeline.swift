@@ -23,11 +23,12 @@ import Foundation
 /// page, one row per operation, the ``warnings`` above it. Without a timeline attached nothing is
 /// recorded, at no cost.
 ///
-/// It keeps the `capacity` most recent finished spans and counts the ones it let go of
-/// (``droppedSpans``); each operation recorded also keeps a small entry (its type, its name, the
-/// errors it finished with). Recording takes the timeline's own lock for a moment and runs none
-/// of the user's code: names and error descriptions are read when the timeline is exported, and
-/// what a dropped span held is let go of on a queue of the timeline's.
+/// A running operation's spans are kept with it; when it finishes they join the timeline's
+/// `capacity` most recent spans, and the oldest are let go of and counted (``droppedSpans``).
+/// Each operation recorded also keeps a small entry (its type, its name, the errors it finished
+/// with). Recording runs none of the user's code, and takes the timeline's own lock only as an
+/// operation is added and as it finishes: names and error descriptions are read when the
+/// timeline is exported, and what a dropped span held is let go of on a queue of the timeline's.
 ///
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
 /// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.
@@ -70,69 +71,61 @@ public final class OperationTimeline: Sendable {
     /// Called outside every lock (its `name` is read here).
     func record(_ operation: ConditionalOperation, parent: Int? = nil) {
         let name = operation.name  // Foundation's, which a subclass may override: read unlocked
-        let track = state.withLock { $0.addTrack(type: type(of: operation), name: name, parent: parent) }
-        let sink = TimelineSink(timeline: self, track: track)
+        let recording = addTrack(type: type(of: operation), name: name, parent: parent)
+        let sink = TimelineSink(timeline: self, recording: recording)
         if case .tellFinished(let errors) = operation.addEventSink(sink) {
-            finished(track, errors: errors)
+            finished(recording, errors: errors)
         }
         // Cancelled before it was recorded: no `didCancel` comes.
-        if operation.isCancelled { cancelled(track) }
+        if operation.isCancelled { recording.cancelled() }
         // A group's children, a retry's attempts: nested under it.
-        operation.recordInnerOperations(in: TimelineParent(timeline: self, track: track))
+        operation.recordInnerOperations(in: TimelineParent(timeline: self, track: recording.track))
     }
 
-    /// Runs `change` under the timeline's lock, then lets go of the spans it dropped elsewhere.
-    private func change(_ change: (inout TimelineState) -> Void) {
+    /// A new track, and where its operation records its spans.
+    func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> TrackRecording {
+        state.withLock { $0.addTrack(type: type, name: name, parent: parent) }
+    }
+
+    /// The operation of `recording` changed state.
+    func stateChanged(_ recording: TrackRecording, to newState: ConditionalOperation.State) {
+        recording.enter(newState, at: clock())
+    }
+
+    /// The operation of `recording` reported a wait or an answer.
+    func logged(_ recording: TrackRecording, _ event: LogEvent) {
+        let now = clock()
+        switch event {
+        case .conditionEvaluated(let condition, let result, let since):
+            let elapsed = UInt64(since.seconds() * 1e9)
+            recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
+        case .waitingForCategories(let categories):
+            let names = categories.map(ExclusivityController.unscopedName).sorted()
+            recording.openNested(.categories, reason: .categories(names), at: now)
+        case .acquiredCategories:
+            recording.closeNested(at: now)
+        }
+    }
+
+    /// The operation of `recording` finished: its spans join the ring, the oldest dropped beyond
+    /// ``capacity`` and let go of elsewhere.
+    func finished(_ recording: TrackRecording, errors: [any Error]) {
+        let now = clock()
         let evicted = state.withLock { state in
-            change(&state)
+            state.finish(recording, errors: errors, at: now)
             return state.takeEvicted()
         }
         guard !evicted.isEmpty else { return }
         releaser.async { withExtendedLifetime(evicted) {} }
     }
 
-    /// The state of a recorded operation changed.
-    func stateChanged(_ track: Int, to newState: ConditionalOperation.State) {
-        let now = clock()
-        change { $0.enter(newState, track: track, at: now) }
-    }
-
-    /// A recorded operation reported a wait or an answer.
-    func logged(_ track: Int, _ event: LogEvent) {
-        let now = clock()
-        change { state in
-            switch event {
-            case .conditionEvaluated(let condition, let result, let since):
-                let elapsed = UInt64(since.seconds() * 1e9)
-                state.addCondition(condition, result, track: track, from: now &- min(elapsed, now), to: now)
-            case .waitingForCategories(let categories):
-                let names = categories.map(ExclusivityController.unscopedName).sorted()
-                state.openNested(.categories, reason: .categories(names), track: track, at: now)
-            case .acquiredCategories:
-                state.closeNested(track: track, at: now)
-            }
-        }
-    }
-
-    /// A recorded operation was cancelled: it ends cancelled, whatever it does until it finishes.
-    func cancelled(_ track: Int) {
-        state.withLock { $0.tracks[track].wasCancelled = true }
-    }
-
-    /// A recorded operation finished.
-    func finished(_ track: Int, errors: [any Error]) {
-        let now = clock()
-        change { $0.finish(track, errors: errors, at: now) }
-    }
-
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
-        // The clock is read under the lock: no span recorded meanwhile ends after `now`.
-        let tables = state.withLock { $0.tables(at: clock()) }
+        // The clock is read after the recordings were: no span copied ends after `now`.
+        let (tables, now) = state.withLock { ($0.tables(), clock()) }
         return TimelineSnapshot(
-            origin: tables.origin, now: tables.now, tracks: tables.tracks, ring: tables.ring,
-            head: tables.head,
-            dropped: tables.dropped)
+            origin: tables.origin, now: now, tracks: tables.tracks, ring: tables.ring, head: tables.head,
+            dropped: tables.dropped, running: tables.running)
     }
 }
 
@@ -147,22 +140,28 @@ struct TimelineParent: Sendable {
 }
 
 /// An ``EventSink`` recording one operation in its timeline. Sent under the operation's lock: it
-/// only takes the timeline's lock, for a moment.
-struct TimelineSink: EventSink {
+/// takes its recording's lock for a moment, and the timeline's only when the operation finishes.
+/// A class: the operation copies its sinks as it sends to them, and a class is one reference.
+final class TimelineSink: EventSink {
     let timeline: OperationTimeline
-    let track: Int
+    let recording: TrackRecording
+
+    init(timeline: OperationTimeline, recording: TrackRecording) {
+        self.timeline = timeline
+        self.recording = recording
+    }
 
     func send(_ event: OperationEvent) {
         switch event {
-        case .stateChanged(let state): timeline.stateChanged(track, to: state)
-        case .didCancel: timeline.cancelled(track)
-        case .didFinish(let errors): timeline.finished(track, errors: errors)
+        case .stateChanged(let state): timeline.stateChanged(recording, to: state)
+        case .didCancel: recording.cancelled()
+        case .didFinish(let errors): timeline.finished(recording, errors: errors)
         case .didStart, .didProduce: break  // the state change to `executing` tells the start
         }
     }
 
     func send(_ event: LogEvent) {
-        timeline.logged(track, event)
+        timeline.logged(recording, event)
     }
 
     func end() {}

@@ -3,7 +3,8 @@ import Foundation
 /// One stretch of an operation's life in an ``OperationTimeline``: what it was doing or waiting
 /// for, from when to when. Times are nanoseconds of the timeline's clock.
 struct TimelineSpan: Sendable {
-    /// What the operation did during the span; its `rawValue` names it in the exports.
+    /// What the operation did during the span; its `rawValue` names it in the exports, the cases'
+    /// order is the page's legend.
     enum Kind: String, Sendable, CaseIterable {
         case dependencies = "waiting for dependencies"
         case conditions = "evaluating conditions"
@@ -32,8 +33,9 @@ struct TimelineSpan: Sendable {
     }
 
     /// Why, as recorded: user code (a condition's name, an error's description) is read only when
-    /// the timeline is exported, outside every lock.
-    enum Reason: Sendable {
+    /// the timeline is exported, outside every lock. Indirect: a span is copied as it is recorded,
+    /// and most have no reason, which then costs one word and no allocation.
+    indirect enum Reason: Sendable {
         case none
         case condition(any OperationCondition, OperationConditionResult)
         case categories([String])
@@ -54,16 +56,11 @@ struct TimelineTrack: Sendable {
     let type: Foundation.Operation.Type
     let givenName: String?
 
-    var name: String {
-        let type = String(describing: type)
-        guard let givenName, !givenName.isEmpty else { return type }
-        return "\(type) '\(givenName)'"
-    }
+    var name: String { Foundation.Operation.diagnosticName(type: type, name: givenName) }
     /// The track of the composite or group it runs in, if it was recorded.
     let parent: Int?
-    /// Its open top-level span, and its open nested one (a wait for categories).
-    var openSpan: TimelineSpan?
-    var openNested: TimelineSpan?
+    /// Where it records its spans while it runs; `nil` once it finished.
+    var recording: TrackRecording?
     var wasCancelled = false
     /// It began executing (one finished without it was cancelled, skipped or failed a condition).
     var executed = false

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What an ``OperationTimeline`` recorded, behind its lock: a track per operation and the spans,
-/// the finished ones in a ring of `capacity`.
+/// What an ``OperationTimeline`` recorded, behind its lock: a track per operation and the spans
+/// of the finished ones, in a ring of `capacity`. A running operation's spans are in its own
+/// ``TrackRecording`` until it finishes.
 struct TimelineState {
     let capacity: Int
     /// The clock's reading when the timeline was made: exported times count from it.
@@ -20,63 +21,24 @@ struct TimelineState {
         self.origin = origin
     }
 
-    mutating func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> Int {
-        tracks.append(TimelineTrack(type: type, givenName: name, parent: parent))
-        return tracks.count - 1
+    /// A new track, and where its operation records its spans while it runs.
+    mutating func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> TrackRecording {
+        let recording = TrackRecording(track: tracks.count)
+        tracks.append(TimelineTrack(type: type, givenName: name, parent: parent, recording: recording))
+        return recording
     }
 
-    /// The operation entered `state`: its open span ends, the state's own begins.
-    mutating func enter(_ state: ConditionalOperation.State, track: Int, at now: UInt64) {
-        if state == .executing { tracks[track].executed = true }
-        closeNested(track: track, at: now)
-        if let open = tracks[track].openSpan {
-            if TimelineSpan.Kind(state) == open.kind { return }  // told again (the current state)
-            close(open, at: now)
-        }
-        tracks[track].openSpan = TimelineSpan.Kind(state).map {
-            TimelineSpan(track: track, kind: $0, start: now)
-        }
-    }
-
-    mutating func addCondition(
-        _ condition: any OperationCondition, _ result: OperationConditionResult, track: Int,
-        from start: UInt64, to end: UInt64
-    ) {
-        // Inside the span it was evaluated in: it began no earlier.
-        let start = max(start, tracks[track].openSpan?.start ?? start)
-        keep(
-            TimelineSpan(
-                track: track, kind: .condition, start: start, end: end, reason: .condition(condition, result))
-        )
-    }
-
-    mutating func openNested(
-        _ kind: TimelineSpan.Kind, reason: TimelineSpan.Reason, track: Int, at now: UInt64
-    ) {
-        closeNested(track: track, at: now)
-        tracks[track].openNested = TimelineSpan(track: track, kind: kind, start: now, reason: reason)
-    }
-
-    mutating func closeNested(track: Int, at now: UInt64) {
-        guard let nested = tracks[track].openNested else { return }
-        tracks[track].openNested = nil
-        close(nested, at: now)
-    }
-
-    mutating func finish(_ track: Int, errors: [any Error], at now: UInt64) {
+    /// The operation of `recording` finished: its spans join the ring. Takes the recording's lock
+    /// inside the timeline's (the snapshot does the same), so no export sees them in neither.
+    mutating func finish(_ recording: TrackRecording, errors: [any Error], at now: UInt64) {
+        let track = recording.track
         guard tracks[track].finished == nil else { return }
-        closeNested(track: track, at: now)
-        if let open = tracks[track].openSpan {
-            tracks[track].openSpan = nil
-            close(open, at: now)
-        }
+        let ended = recording.end(at: now)
+        tracks[track].recording = nil
+        tracks[track].wasCancelled = ended.wasCancelled
+        tracks[track].executed = ended.executed
         tracks[track].finished = (now, errors)
-    }
-
-    private mutating func close(_ span: TimelineSpan, at now: UInt64) {
-        var closed = span
-        closed.end = max(now, span.start)
-        keep(closed)
+        for span in ended.spans { keep(span) }
     }
 
     private mutating func keep(_ span: TimelineSpan) {
@@ -94,12 +56,23 @@ struct TimelineState {
         return evicted
     }
 
-    /// What the exports read, as of `now`: copies of the tables (no copying of their elements
-    /// here), which ``TimelineSnapshot`` puts in order outside the lock.
-    func tables(at now: UInt64) -> (
-        origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int
+    /// What the exports read: copies of the tables (no copying of their elements here), with
+    /// what the running operations recorded so far, which ``TimelineSnapshot`` puts in order
+    /// outside the lock.
+    func tables() -> (
+        origin: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
+        running: [TrackRecording.Contents]
     ) {
-        (origin, now, tracks, spans, head, dropped)
+        var tracks = self.tracks
+        var running: [TrackRecording.Contents] = []
+        for (index, track) in tracks.enumerated() {
+            guard let recording = track.recording else { continue }
+            let contents = recording.contents
+            tracks[index].wasCancelled = contents.wasCancelled
+            tracks[index].executed = contents.executed
+            running.append(contents)
+        }
+        return (origin, tracks, spans, head, dropped, running)
     }
 }
 
@@ -118,15 +91,18 @@ struct TimelineSnapshot: Sendable {
     let spans: [Span]
     let dropped: Int
 
-    init(origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int)
-    {
+    init(
+        origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
+        running: [TrackRecording.Contents]
+    ) {
         self.origin = origin
         self.now = now
         self.tracks = tracks
         self.dropped = dropped
         var spans = (ring[head...] + ring[..<head]).map { Span(span: $0, isOpen: false) }
-        for track in tracks {
-            for case var open? in [track.openSpan, track.openNested] {
+        for contents in running {
+            spans += contents.closed.map { Span(span: $0, isOpen: false) }
+            for case var open? in [contents.openSpan, contents.openNested] {
                 open.end = max(now, open.start)
                 spans.append(Span(span: open, isOpen: true))
             }
