@@ -7,6 +7,7 @@ extension SinkLog {
         // comes back empty, its capacity kept for the next event's.
         var pending = takeMessages()
         pending.reverse()
+        var ended = false
         while let message = pending.popLast() {
             switch message {
             case .event(let event):
@@ -16,6 +17,7 @@ extension SinkLog {
             case .current(let state, let sink):
                 sink.send(.stateChanged(state))
             case .end(let errors, let sinks):
+                ended = true
                 for sink in sinks {
                     sink.send(.stateChanged(.finished))
                     sink.send(.didFinish(errors))
@@ -23,6 +25,7 @@ extension SinkLog {
                 }
             }
         }
-        giveBack(pending)
+        // Nothing follows the end: the buffer goes (empty, it holds nothing of the user's).
+        if !ended { giveBack(pending) }
     }
 }

@@ -199,6 +199,18 @@ extension ConditionalOperationsTests {
             #expect(endings["AsyncOperation<()> 'done'"] == "finished")
         }
 
+        /// An operation that finished, cancelled, before it was recorded (a composite's inner
+        /// operation can): its track says so, though its recording ended at once.
+        @Test func S36_anOperationRecordedAfterItFinishedCancelledEndsCancelled() async throws {
+            let timeline = OperationTimeline()
+            let gone = AsyncOperation(name: "gone") {}
+            gone.cancel()
+            gone.start()
+            await gone.untilFinished()
+            timeline.record(gone)
+            #expect(try Self.endings(of: timeline)["AsyncOperation<()> 'gone'"] == "cancelled")
+        }
+
         /// A condition whose deinit reads the timeline: let go of under the timeline's lock, as a
         /// dropped span once was, it waits for that lock forever (checked: the run hangs there).
         final class ReadsTheTimelineWhenLetGo: OperationCondition {

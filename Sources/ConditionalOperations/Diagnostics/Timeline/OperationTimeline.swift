@@ -33,7 +33,8 @@ import Foundation
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
 /// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.
 public final class OperationTimeline: Sendable {
-    /// The spans kept at most: the oldest are dropped first.
+    /// The spans of finished operations kept at most: those that joined the timeline first are
+    /// dropped first (a running operation's spans join it as it finishes).
     public let capacity: Int
     let clock: @Sendable () -> UInt64
     let state: Locked<TimelineState>
@@ -41,7 +42,8 @@ public final class OperationTimeline: Sendable {
     /// recorded operation's lock, and what a span holds may be the last reference to user code.
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
 
-    /// A timeline keeping at most `capacity` spans (at least 1), the oldest dropped first.
+    /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
+    /// that joined it first dropped first.
     public convenience init(capacity: Int = 100_000) {
         self.init(capacity: capacity) { DispatchTime.now().uptimeNanoseconds }
     }
@@ -59,7 +61,7 @@ public final class OperationTimeline: Sendable {
         self.state = Locked(TimelineState(capacity: capacity, origin: clock()))
     }
 
-    /// How many spans were let go of to keep within ``capacity``, oldest first.
+    /// How many spans were let go of to keep within ``capacity``.
     public var droppedSpans: Int { state.withLock { $0.dropped } }
 
     /// How many operations were recorded.
@@ -77,7 +79,7 @@ public final class OperationTimeline: Sendable {
             finished(recording, errors: errors)
         }
         // Cancelled before it was recorded: no `didCancel` comes.
-        if operation.isCancelled { recording.cancelled() }
+        if operation.isCancelled { cancelled(recording) }
         // A group's children, a retry's attempts: nested under it.
         operation.recordInnerOperations(in: TimelineParent(timeline: self, track: recording.track))
     }
@@ -105,6 +107,12 @@ public final class OperationTimeline: Sendable {
         case .acquiredCategories:
             recording.closeNested(at: now)
         }
+    }
+
+    /// The operation of `recording` was cancelled: it ends cancelled, whatever it does until it
+    /// finishes. Said of its track if it finished meanwhile (its recording is read no more).
+    func cancelled(_ recording: TrackRecording) {
+        state.withLock { $0.cancelled(recording) }
     }
 
     /// The operation of `recording` finished: its spans join the ring, the oldest dropped beyond
@@ -154,7 +162,7 @@ final class TimelineSink: EventSink {
     func send(_ event: OperationEvent) {
         switch event {
         case .stateChanged(let state): timeline.stateChanged(recording, to: state)
-        case .didCancel: recording.cancelled()
+        case .didCancel: timeline.cancelled(recording)
         case .didFinish(let errors): timeline.finished(recording, errors: errors)
         case .didStart, .didProduce: break  // the state change to `executing` tells the start
         }

@@ -41,6 +41,15 @@ struct TimelineState {
         for span in ended.spans { keep(span) }
     }
 
+    mutating func cancelled(_ recording: TrackRecording) {
+        let track = recording.track
+        if tracks[track].recording == nil {
+            tracks[track].wasCancelled = true
+        } else {
+            recording.cancelled()
+        }
+    }
+
     private mutating func keep(_ span: TimelineSpan) {
         guard spans.count == capacity else { return spans.append(span) }
         evicted.append(spans[head])
@@ -57,21 +66,14 @@ struct TimelineState {
     }
 
     /// What the exports read: copies of the tables (no copying of their elements here), with
-    /// what the running operations recorded so far, which ``TimelineSnapshot`` puts in order
+    /// what the running operations recorded so far, which ``TimelineSnapshot`` puts together
     /// outside the lock.
     func tables() -> (
         origin: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
         running: [TrackRecording.Contents]
     ) {
-        var tracks = self.tracks
-        var running: [TrackRecording.Contents] = []
-        for (index, track) in tracks.enumerated() {
-            guard let recording = track.recording else { continue }
-            let contents = recording.contents
-            tracks[index].wasCancelled = contents.wasCancelled
-            tracks[index].executed = contents.executed
-            running.append(contents)
-        }
+        // A read of each track's one field: an export waits for no more than that per operation.
+        let running = tracks.compactMap { $0.recording?.contents }
         return (origin, tracks, spans, head, dropped, running)
     }
 }
@@ -87,7 +89,8 @@ struct TimelineSnapshot: Sendable {
     let origin: UInt64
     let now: UInt64
     let tracks: [TimelineTrack]
-    /// Every span, oldest first, the open ones closed at `now` and marked open.
+    /// Every span: the finished operations' in the order they joined the timeline, then the
+    /// running ones', the open ones closed at `now` and marked open.
     let spans: [Span]
     let dropped: Int
 
@@ -97,6 +100,11 @@ struct TimelineSnapshot: Sendable {
     ) {
         self.origin = origin
         self.now = now
+        var tracks = tracks
+        for contents in running {
+            tracks[contents.track].wasCancelled = contents.wasCancelled
+            tracks[contents.track].executed = contents.executed
+        }
         self.tracks = tracks
         self.dropped = dropped
         var spans = (ring[head...] + ring[..<head]).map { Span(span: $0, isOpen: false) }
