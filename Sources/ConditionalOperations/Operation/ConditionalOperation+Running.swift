@@ -90,7 +90,7 @@ extension ConditionalOperation {
                 notified += latecomers.count
             case .finished(let waiters, let owner, let dropped):
                 if wasExecuting { didChange(.isExecuting) }
-                didChange(.isFinished)
+                FinishAnnouncement.announcing(self) { didChange(.isFinished) }
                 owner?.operationFinished(self, errors: errors)
                 for waiter in waiters { waiter.run() }
                 for grant in grants { grant() }

@@ -68,8 +68,12 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         let holdsBackDependencies = lockedMachine.readinessHint == .deferred
         guard !dependencies.isEmpty || !neverListed.isEmpty || holdsBackDependencies else { return }
         neverListed.append(contentsOf: machine.withLock { $0.beginDeallocation() })
-        // In the order Foundation keeps them: its search for each then stops at the first.
-        for dependency in dependencies { super.removeDependency(dependency) }
+        // In the order Foundation keeps them: its search for each then stops at the first. Not the
+        // one whose announcement of its finish deallocates this operation: it lists it no more,
+        // and holds its lock right now (``FinishAnnouncement``).
+        for dependency in dependencies where !FinishAnnouncement.isAnnouncing(dependency) {
+            super.removeDependency(dependency)
+        }
         dependencies.append(contentsOf: neverListed)
         neverListed = []  // the dropped list must hold the only references
         DependencyDrop.drop(&dependencies)

@@ -1,3 +1,4 @@
+import ConditionalOperationsTesting
 import Foundation
 import Testing
 
@@ -118,6 +119,72 @@ extension ConditionalOperationsTests {
             #expect(
                 hung.withLock { $0 } == nil,
                 "the finishing dependency hung in round \(hung.withLock { $0 } ?? 0)")
+        }
+
+        /// Its deinit holds the thread that lets go of it until released: let go of under an
+        /// operation's Foundation lock (as `completionBlock`'s setter lets go of the old block),
+        /// it keeps that lock taken.
+        final class HoldsItsThreadWhenLetGo: Sendable {
+            let entered: Latch
+            let release: DispatchSemaphore
+            init(entered: Latch, release: DispatchSemaphore) {
+                self.entered = entered
+                self.release = release
+            }
+            deinit {
+                entered.countDown()
+                release.wait()
+            }
+        }
+
+        /// S12: a dependent admitted, not cancelled, waiting for two dependencies, whose last
+        /// reference is the one swift-corelibs-foundation takes for a moment as the first of them
+        /// finishes (it visits the dependents it lists, under the finishing operation's lock). Its
+        /// deinit then runs there, inside the dependency's announcement of its finish; before the
+        /// fix it took its dependencies out of Foundation, that one under the same lock, and the
+        /// dependency's finish never returned (the adversary suite's one hang, found once in 300
+        /// rounds under AddressSanitizer: a group's child that had finished, and told its
+        /// observers, but whose completion block never ran). Made certain here: the dependent's
+        /// own Foundation lock is held meanwhile, so that the visit waits holding it, and the
+        /// test lets go of its reference then.
+        @Test func S12_aDependentLetGoOfWhileItsDependencyAnnouncesItsFinishIsReleasedThere() async throws {
+            let finishing = ProbeOperation(.never)
+            let other = ProbeOperation(.never)
+            finishing.start()
+            other.start()
+            var dependent: ConditionalOperation? = ConditionalOperation()
+            weak var released: ConditionalOperation?
+            released = dependent
+            let handle = Unmanaged.passUnretained(try #require(dependent))
+            func references() -> UInt { handle._withUnsafeGuaranteedRef { _getRetainCount($0) } }
+            dependent?.addDependency(finishing)
+            dependent?.addDependency(other)
+            dependent?.start()  // admitted: both dependencies list it, and it waits for them
+            let entered = Latch()
+            let release = DispatchSemaphore(value: 0)
+            dependent?.completionBlock = {
+                [holder = HoldsItsThreadWhenLetGo(entered: entered, release: release)] in
+                withExtendedLifetime(holder) {}
+            }
+            // Its Foundation lock, taken: the old block is let go of under it. No reference is taken.
+            Thread.detachNewThread { handle._withUnsafeGuaranteedRef { $0.completionBlock = nil } }
+            #expect(await entered.wait())
+            let held = references()  // the test's, and any the count itself takes
+            let returned = Latch()
+            Thread.detachNewThread {
+                finishing.finish()
+                returned.countDown()
+            }
+            // The finishing dependency took its reference, and waits for the lock.
+            await waitUntil(seconds: 10) { references() == held + 1 }
+            #expect(references() == held + 1)
+            dependent = nil
+            release.signal()
+            #expect(await returned.wait(seconds: 10), "the dependency's finish never returned")
+            await waitUntil { released == nil }
+            #expect(released == nil)
+            other.finish()
+            try await other.untilFinished(timeout: .seconds(10))
         }
 
         /// A chain released from its last operation, which was never enqueued: released one
