@@ -102,9 +102,10 @@ extension OperationStateMachine {
 ///
 /// A class, made once for an operation's life when its first sink is added and written under the
 /// operation's lock like the rest of the machine: its buffer is reused by every event, and the
-/// machine stays one word larger only (the memory target counts bytes per operation). The sinks
-/// are kept apart from the other observers so that sending casts none of them. The operation's
-/// lock is what makes its accesses exclusive: the run-time check of each is not made.
+/// machine keeps one word for it, as for the list it replaced (the memory target counts bytes per
+/// operation). The sinks are listed here too, apart from the other observers, so that sending
+/// casts none of them. The operation's lock is what makes its accesses exclusive: the run-time
+/// check of each is not made.
 final class SinkLog {
     @exclusivity(unchecked) private(set) var sinks: [any EventSink] = []
     @exclusivity(unchecked) private(set) var messages: [SinkMessage] = []
