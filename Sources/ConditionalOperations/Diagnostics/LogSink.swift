@@ -50,6 +50,8 @@ struct LogSink: EventSink {
             let waited = since.seconds()
             let names = categories.map(ExclusivityController.unscopedName).sorted()
             channel.log(operation) { .acquiredCategories(names, waited: waited) }
+        case .grantedCategories:
+            break  // no wait to tell of
         }
     }
 

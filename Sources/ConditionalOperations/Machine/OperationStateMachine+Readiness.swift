@@ -344,6 +344,7 @@ extension OperationStateMachine {
         switch phase {
         case .acquiring(let acquisition, _) where isGranted || acquisition.isGranted:
             // Granted: ready.
+            if hasEventSinks { tellSinks(.grantedCategories(categories)) }
             return .answer(true, becomeReady(.execute, context: context))
         case .acquiring(var acquisition, let requests):
             // Waiting: the grant will make it ready.

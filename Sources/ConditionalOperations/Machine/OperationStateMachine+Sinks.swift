@@ -21,6 +21,9 @@ enum LogEvent {
     case conditionEvaluated(any OperationCondition, OperationConditionResult, since: Uptime)
     case waitingForCategories(Set<String>)
     case acquiredCategories(Set<String>, since: Uptime)
+    /// Granted as they were requested, without a wait: a timeline records that they are held
+    /// (loggers, which tell waits, say nothing).
+    case grantedCategories(Set<String>)
 }
 
 /// One thing to tell the event sinks.

@@ -166,6 +166,40 @@ extension ConditionalOperationsTests {
             #expect(afterwards.contains { $0.kind == "executing" })
         }
 
+        /// "holder" acquires its category, then waits for the queue's one slot, which "busy" holds;
+        /// "waiter", needing the same category, waits for "holder" to let it go: warned about,
+        /// naming both, until the slot frees.
+        @Test func S36_aCategoryHeldWhileItsHolderWaitsForASlotIsWarnedAbout() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.timeline = timeline
+            let busy = ProbeOperation(.never)
+            queue.addOperation(busy)
+            #expect(await busy.executing.wait())
+            let holder = AsyncOperation(name: "holder") {}
+            holder.addCondition(MutuallyExclusive(category: "S36 held while waiting"))
+            queue.addOperation(holder)
+            try await holder.waitUntil(.ready, timeout: .seconds(10))
+            #expect(timeline.warnings.isEmpty)  // nobody waits for what it holds
+            let waiter = AsyncOperation(name: "waiter") {}
+            waiter.addCondition(MutuallyExclusive(category: "S36 held while waiting"))
+            queue.addOperation(waiter)
+            await waitUntil(seconds: 10) { !timeline.warnings.isEmpty }
+            let warnings = timeline.warnings
+            #expect(warnings.map(\.kind) == [.categoryHeldWhileWaiting])
+            #expect(
+                warnings.first?.operations == ["AsyncOperation<()> 'holder'", "AsyncOperation<()> 'waiter'"])
+            #expect(
+                warnings.first?.description.hasPrefix(
+                    "AsyncOperation<()> 'holder' holds 'S36 held while waiting' while waiting for a slot, "
+                        + "and 1 operation(s) wait for it: AsyncOperation<()> 'waiter'.") == true)
+            #expect(timeline.html().contains("holds 'S36 held while waiting' while waiting for a slot"))
+            busy.finish()
+            await waiter.untilFinished()
+            #expect(timeline.warnings.isEmpty)
+        }
+
         /// How each recorded operation ended, by name, from the JSON's instant events.
         static func endings(of timeline: OperationTimeline) throws -> [String: String] {
             let events = try Self.events(of: timeline)

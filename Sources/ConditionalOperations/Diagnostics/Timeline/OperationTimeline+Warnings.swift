@@ -10,6 +10,11 @@ extension OperationTimeline {
             /// often a `finish()` that is never called. Not said of a group, a retry, a repeat or a
             /// delay, which execute as long as what they run or wait for.
             case executingWithoutFinishing
+            /// An operation holds a category, a limit or a rate-limit permit while it waits for
+            /// something else (a slot of its queue, a dependency added late), and others wait for
+            /// what it holds: they wait for its wait. Often a queue too narrow for the operations
+            /// that need the category, or a category asked for earlier than needed.
+            case categoryHeldWhileWaiting
         }
 
         /// What was noticed.
@@ -26,6 +31,36 @@ extension OperationTimeline {
     }
 
     static func warnings(in snapshot: TimelineSnapshot) -> [Warning] {
+        executingWithoutFinishing(in: snapshot) + categoriesHeldWhileWaiting(in: snapshot)
+    }
+
+    /// Each running operation that holds a category while its open span is a wait, and has
+    /// waiters for that category.
+    static func categoriesHeldWhileWaiting(in snapshot: TimelineSnapshot) -> [Warning] {
+        let open = snapshot.spans.filter(\.isOpen).map(\.span)
+        let waits = Dictionary(
+            open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
+        let waiters: [(track: Int, names: [String])] = open.compactMap { span in
+            guard span.kind == .categories, case .categories(let names) = span.reason else { return nil }
+            return (span.track, names)
+        }
+        return snapshot.held.compactMap { holder in
+            guard let wait = waits[holder.track], wait == .slot || wait == .dependencies else { return nil }
+            let behind = waiters.filter { !Set($0.names).isDisjoint(with: holder.names) }.map(\.track)
+            guard !behind.isEmpty else { return nil }
+            let name = snapshot.tracks[holder.track].name
+            let names = behind.map { snapshot.tracks[$0].name }
+            let held = holder.names.map { "'\($0)'" }.joined(separator: ", ")
+            return Warning(
+                kind: .categoryHeldWhileWaiting, operations: [name] + names,
+                description: "\(name) holds \(held) while \(wait.rawValue), and \(names.count) operation(s) "
+                    + "wait for it: " + names.joined(separator: ", ")
+                    + ". Is its queue too narrow for the operations needing the category, or is the "
+                    + "category asked for earlier than needed? (S7)")
+        }
+    }
+
+    static func executingWithoutFinishing(in snapshot: TimelineSnapshot) -> [Warning] {
         let executions = snapshot.spans.filter { $0.span.kind == .executing }
         let finished = executions.filter { !$0.isOpen }.map { $0.span.duration(until: snapshot.now) }.sorted()
         let median = finished.isEmpty ? 0 : finished[finished.count / 2]

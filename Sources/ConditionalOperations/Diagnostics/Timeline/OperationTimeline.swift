@@ -104,8 +104,8 @@ public final class OperationTimeline: Sendable {
         case .waitingForCategories(let categories):
             let names = categories.map(ExclusivityController.unscopedName).sorted()
             recording.openNested(.categories, reason: .categories(names), at: now)
-        case .acquiredCategories:
-            recording.closeNested(at: now)
+        case .acquiredCategories(let categories, _), .grantedCategories(let categories):
+            recording.acquired(categories.map(ExclusivityController.unscopedName).sorted(), at: now)
         }
     }
 

@@ -93,6 +93,8 @@ struct TimelineSnapshot: Sendable {
     /// running ones', the open ones closed at `now` and marked open.
     let spans: [Span]
     let dropped: Int
+    /// The running operations that hold categories, limits or permits, with their names.
+    let held: [(track: Int, names: [String])]
 
     init(
         origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
@@ -116,6 +118,7 @@ struct TimelineSnapshot: Sendable {
             }
         }
         self.spans = spans
+        held = running.filter { !$0.held.isEmpty }.map { ($0.track, $0.held) }
     }
 
     /// `time`, in microseconds since the timeline was made.

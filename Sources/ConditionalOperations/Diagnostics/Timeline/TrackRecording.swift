@@ -13,6 +13,8 @@ struct TrackRecording: Sendable {
         var wasCancelled = false
         /// It began executing (one finished without it was cancelled, skipped or failed a condition).
         var executed = false
+        /// The categories, limits and permits it holds (their names), until it finishes.
+        var held: [String] = []
     }
 
     let track: Int
@@ -56,8 +58,12 @@ struct TrackRecording: Sendable {
         }
     }
 
-    func closeNested(at now: UInt64) {
-        locked.withLock { $0.closeNested(at: now) }
+    /// It holds the categories `names` from now on: its wait for them ends.
+    func acquired(_ names: [String], at now: UInt64) {
+        locked.withLock { contents in
+            contents.closeNested(at: now)
+            contents.held = names
+        }
     }
 
     func cancelled() {
