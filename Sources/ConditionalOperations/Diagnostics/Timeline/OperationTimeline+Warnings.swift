@@ -40,13 +40,15 @@ extension OperationTimeline {
         let open = snapshot.spans.filter(\.isOpen).map(\.span)
         let waits = Dictionary(
             open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
-        let waiters: [(track: Int, names: [String])] = open.compactMap { span in
-            guard span.kind == .categories, case .categories(let names) = span.reason else { return nil }
-            return (span.track, names)
+        // By name, so that a snapshot of many running operations is read once, not once a holder.
+        var waiters: [String: [Int]] = [:]
+        for span in open where span.kind == .categories {
+            guard case .categories(let names) = span.reason else { continue }
+            for name in names { waiters[name, default: []].append(span.track) }
         }
         return snapshot.held.compactMap { holder in
             guard let wait = waits[holder.track], wait == .slot || wait == .dependencies else { return nil }
-            let behind = waiters.filter { !Set($0.names).isDisjoint(with: holder.names) }.map(\.track)
+            let behind = Set(holder.names.flatMap { waiters[$0] ?? [] }).sorted()
             guard !behind.isEmpty else { return nil }
             let name = snapshot.tracks[holder.track].name
             let names = behind.map { snapshot.tracks[$0].name }
