@@ -44,11 +44,11 @@ struct LogSink: EventSink {
                 .conditionEvaluated(name: condition.base.name, result: result, seconds: seconds)
             }
         case .waitingForCategories(let categories):
-            let names = categories.map(ExclusivityController.unscopedName).sorted()
+            let names = ExclusivityController.unscopedNames(categories)
             channel.log(operation) { .waitingForCategories(names) }
         case .acquiredCategories(let categories, let since):
             let waited = since.seconds()
-            let names = categories.map(ExclusivityController.unscopedName).sorted()
+            let names = ExclusivityController.unscopedNames(categories)
             channel.log(operation) { .acquiredCategories(names, waited: waited) }
         case .grantedCategories:
             break  // no wait to tell of

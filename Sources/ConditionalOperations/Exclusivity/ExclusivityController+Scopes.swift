@@ -37,6 +37,11 @@ extension ExclusivityController {
         return String(category[..<end])
     }
 
+    /// The names as the user gave them, sorted: what a log line and a timeline span show.
+    static func unscopedNames(_ categories: some Sequence<String>) -> [String] {
+        categories.map(unscopedName).sorted()
+    }
+
     /// `category` private to the children of `parent`. A parent outlives its children's
     /// requests (it finishes after them), so its identity can't be reused while they hold it.
     static func scopedCategory(_ category: String, in parent: ConditionalOperation) -> String {

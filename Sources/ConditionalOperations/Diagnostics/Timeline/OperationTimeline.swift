@@ -102,10 +102,10 @@ public final class OperationTimeline: Sendable {
             let elapsed = UInt64(since.seconds() * 1e9)
             recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
         case .waitingForCategories(let categories):
-            let names = categories.map(ExclusivityController.unscopedName).sorted()
+            let names = ExclusivityController.unscopedNames(categories)
             recording.openNested(.categories, reason: .categories(names), at: now)
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
-            recording.acquired(categories.map(ExclusivityController.unscopedName).sorted(), at: now)
+            recording.acquired(ExclusivityController.unscopedNames(categories), at: now)
         }
     }
 

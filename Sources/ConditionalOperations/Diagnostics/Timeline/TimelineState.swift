@@ -65,8 +65,8 @@ struct TimelineState {
         return evicted
     }
 
-    /// What the exports read: copies of the tables (no copying of their elements here), with
-    /// what the running operations recorded so far, which ``TimelineSnapshot`` puts together
+    /// What the exports read: copies of the tables (their storage shared, not copied, here) and
+    /// of what each running operation recorded so far, which ``TimelineSnapshot`` puts together
     /// outside the lock.
     func tables() -> (
         origin: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,

@@ -73,11 +73,7 @@ struct TrackRecording: Sendable {
     /// The operation finished: every span closed and taken out, with how it ran.
     func end(at now: UInt64) -> (spans: [TimelineSpan], wasCancelled: Bool, executed: Bool) {
         locked.withLock { contents in
-            contents.closeNested(at: now)
-            if let open = contents.openSpan {
-                contents.openSpan = nil
-                contents.close(open, at: now)
-            }
+            contents.closeAll(at: now)
             var spans: [TimelineSpan] = []
             swap(&spans, &contents.closed)
             return (spans, contents.wasCancelled, contents.executed)
@@ -101,6 +97,13 @@ extension TrackRecording.Contents {
         guard let nested = openNested else { return }
         openNested = nil
         close(nested, at: now)
+    }
+
+    mutating func closeAll(at now: UInt64) {
+        closeNested(at: now)
+        guard let open = openSpan else { return }
+        openSpan = nil
+        close(open, at: now)
     }
 
     mutating func close(_ span: TimelineSpan, at now: UInt64) {
