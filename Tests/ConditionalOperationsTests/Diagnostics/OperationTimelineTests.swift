@@ -204,6 +204,84 @@ extension ConditionalOperationsTests {
             #expect(timeline.warnings.isEmpty)
         }
 
+        /// "holder" holds its category and goes on executing after its cancel (it does not end
+        /// when cancelled); "waiter" needs the category: warned about a second after the cancel,
+        /// naming both, until the holder finishes.
+        @Test func S36_aWaiterBehindACancelledHolderIsWarnedAbout() async throws {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let holder = ProbeOperation(.never, finishesWhenCancelled: false)
+            holder.name = "holder"
+            holder.addCondition(MutuallyExclusive(category: "S36 behind a cancelled one"))
+            queue.addOperation(holder)
+            #expect(await holder.executing.wait())
+            let waiter = AsyncOperation(name: "waiter") {}
+            waiter.addCondition(MutuallyExclusive(category: "S36 behind a cancelled one"))
+            queue.addOperation(waiter)
+            await waitUntil(seconds: 10) {
+                timeline.snapshot().spans.contains { $0.isOpen && $0.span.kind == .categories }
+            }
+            func behind() -> [OperationTimeline.Warning] {
+                timeline.warnings.filter { $0.kind == .waitingBehindCancelled }
+            }
+            #expect(behind().isEmpty)  // its holder was not cancelled
+            holder.cancel()
+            await waitUntil(seconds: 10) { timeline.snapshot().held.contains { $0.cancelledAt != nil } }
+            #expect(behind().isEmpty)  // cancelled, not yet a second ago
+            now.withLock { $0 = 2_000_000_000 }
+            let warnings = behind()
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.operations == ["ProbeOperation 'holder'", "AsyncOperation<()> 'waiter'"])
+            #expect(
+                warnings.first?.description.hasPrefix(
+                    "1 operation(s) wait for 'S36 behind a cancelled one', which ProbeOperation 'holder' "
+                        + "still holds, cancelled 2.0 s ago: AsyncOperation<()> 'waiter'.") == true)
+            #expect(timeline.html().contains("still holds, cancelled 2.0 s ago"))
+            holder.finish()
+            await waiter.untilFinished()
+            #expect(timeline.warnings.isEmpty)
+        }
+
+        /// A group holds the queue's one slot while its child waits for a condition; "beside"
+        /// waits for the slot: warned about once it waited a second, naming both, until the child
+        /// runs.
+        @Test func S36_aSlotHeldByACompositeThatWaitsIsWarnedAbout() async throws {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.timeline = timeline
+            let gate = ManualCondition(name: "gate")
+            let child = AsyncOperation(name: "child") {}
+            child.addCondition(gate)
+            let group = GroupOperation(operations: [child])
+            group.name = "group"
+            queue.addOperation(group)
+            try await gate.waitUntilEvaluated(timeout: .seconds(10))
+            let beside = AsyncOperation(name: "beside") {}
+            queue.addOperation(beside)
+            try await beside.waitUntil(.ready, timeout: .seconds(10))
+            func held() -> [OperationTimeline.Warning] {
+                timeline.warnings.filter { $0.kind == .slotHeldByWaitingComposite }
+            }
+            #expect(held().isEmpty)  // "beside" has not waited a second
+            now.withLock { $0 = 2_000_000_000 }
+            let warnings = held()
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.operations == ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"])
+            #expect(
+                warnings.first?.description.hasPrefix(
+                    "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
+                        + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.")
+                    == true)
+            #expect(timeline.html().contains("holds a slot while nothing it runs executes"))
+            gate.answer(.satisfied)
+            await beside.untilFinished()
+            #expect(timeline.warnings.isEmpty)
+        }
+
         /// How each recorded operation ended, by name, from the JSON's instant events.
         static func endings(of timeline: OperationTimeline) throws -> [String: String] {
             let events = try Self.events(of: timeline)

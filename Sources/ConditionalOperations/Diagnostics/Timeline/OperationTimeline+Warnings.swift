@@ -15,6 +15,17 @@ extension OperationTimeline {
             /// what it holds: they wait for its wait. Often a queue too narrow for the operations
             /// that need the category, or a category asked for earlier than needed.
             case categoryHeldWhileWaiting
+            /// Operations wait for a category, a limit or a rate-limit permit that an operation
+            /// cancelled a second or more ago still holds: it goes on running after its cancel (a
+            /// `finishesWhenCancelled` of `false`, an `execute()` that does not look at
+            /// `isCancelled`), and they wait for it.
+            case waitingBehindCancelled
+            /// A group, a retry or a repeat executes, so it holds a slot of its queue (or of the
+            /// group it runs in), while nothing it runs executes, and operations beside it have
+            /// waited a second or more for a slot: they wait for what the composite waits for (its
+            /// operations' dependencies, conditions or categories, a back-off). Often a limit too
+            /// low for composites that wait.
+            case slotHeldByWaitingComposite
         }
 
         /// What was noticed.
@@ -31,35 +42,98 @@ extension OperationTimeline {
     }
 
     static func warnings(in snapshot: TimelineSnapshot) -> [Warning] {
-        executingWithoutFinishing(in: snapshot) + categoriesHeldWhileWaiting(in: snapshot)
+        let open = snapshot.spans.filter(\.isOpen).map(\.span)
+        let waiters = categoryWaiters(in: open)
+        return executingWithoutFinishing(in: snapshot)
+            + categoriesHeldWhileWaiting(in: snapshot, open: open, waiters: waiters)
+            + waitingBehindCancelled(in: snapshot, waiters: waiters)
+            + slotsHeldByWaitingComposites(in: snapshot, open: open)
     }
 
-    /// Each running operation that holds a category while its open span is a wait, and has
-    /// waiters for that category.
-    static func categoriesHeldWhileWaiting(in snapshot: TimelineSnapshot) -> [Warning] {
-        let open = snapshot.spans.filter(\.isOpen).map(\.span)
-        let waits = Dictionary(
-            open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
-        // By name, so that a snapshot of many running operations is read once, not once a holder.
+    /// How long a wait lasts before it is warned about: a second, in the timeline's nanoseconds.
+    static let patience: UInt64 = 1_000_000_000
+
+    /// The tracks waiting for each category, limit or permit, by name, in the order they were
+    /// recorded: a snapshot of many running operations is read once, not once a holder.
+    static func categoryWaiters(in open: [TimelineSpan]) -> [String: [Int]] {
         var waiters: [String: [Int]] = [:]
         for span in open where span.kind == .categories {
             guard case .categories(let names) = span.reason else { continue }
             for name in names { waiters[name, default: []].append(span.track) }
         }
+        return waiters
+    }
+
+    /// Each running operation that holds a category while its open span is a wait, and has
+    /// waiters for that category.
+    static func categoriesHeldWhileWaiting(
+        in snapshot: TimelineSnapshot, open: [TimelineSpan], waiters: [String: [Int]]
+    ) -> [Warning] {
+        let waits = Dictionary(
+            open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
         return snapshot.held.compactMap { holder in
             guard let wait = waits[holder.track], wait == .slot || wait == .dependencies else { return nil }
             let behind = Set(holder.names.flatMap { waiters[$0] ?? [] }).sorted()
             guard !behind.isEmpty else { return nil }
             let name = snapshot.tracks[holder.track].name
             let names = behind.map { snapshot.tracks[$0].name }
-            let held = holder.names.map { "'\($0)'" }.joined(separator: ", ")
             return Warning(
                 kind: .categoryHeldWhileWaiting, operations: [name] + names,
-                description: "\(name) holds \(held) while \(wait.rawValue), and \(names.count) operation(s) "
-                    + "wait for it: " + names.joined(separator: ", ")
+                description:
+                    "\(name) holds \(quoted(holder.names)) while \(wait.rawValue), and \(names.count) "
+                    + "operation(s) wait for it: " + names.joined(separator: ", ")
                     + ". Is its queue too narrow for the operations needing the category, or is the "
                     + "category asked for earlier than needed? (S7)")
         }
+    }
+
+    /// Each running operation cancelled a second or more ago that still holds a category others
+    /// wait for.
+    static func waitingBehindCancelled(in snapshot: TimelineSnapshot, waiters: [String: [Int]]) -> [Warning] {
+        snapshot.held.compactMap { holder in
+            guard let cancelledAt = holder.cancelledAt else { return nil }
+            let since = snapshot.now &- min(cancelledAt, snapshot.now)
+            guard since >= patience else { return nil }
+            let behind = Set(holder.names.flatMap { waiters[$0] ?? [] }).sorted()
+            guard !behind.isEmpty else { return nil }
+            let name = snapshot.tracks[holder.track].name
+            let names = behind.map { snapshot.tracks[$0].name }
+            return Warning(
+                kind: .waitingBehindCancelled, operations: [name] + names,
+                description: "\(names.count) operation(s) wait for \(quoted(holder.names)), which \(name) "
+                    + "still holds, cancelled " + String(format: "%.1f s", Double(since) / 1e9) + " ago: "
+                    + names.joined(separator: ", ")
+                    + ". Does it end when cancelled (finishesWhenCancelled, isCancelled in execute())? (S5)")
+        }
+    }
+
+    /// Each executing composite with nothing of its own executing, beside operations that have
+    /// waited a second or more for a slot (recorded under the same parent: its queue or group).
+    static func slotsHeldByWaitingComposites(in snapshot: TimelineSnapshot, open: [TimelineSpan]) -> [Warning]
+    {
+        let slotWaits = open.filter { $0.kind == .slot && $0.duration(until: snapshot.now) >= patience }
+        guard !slotWaits.isEmpty else { return [] }
+        let executing = open.filter { $0.kind == .executing }.map(\.track)
+        let runningSomething = Set(executing.compactMap { snapshot.tracks[$0].parent })
+        return executing.sorted().compactMap { composite in
+            let track = snapshot.tracks[composite]
+            guard isComposite(track.type), !runningSomething.contains(composite) else { return nil }
+            let beside = slotWaits.filter { snapshot.tracks[$0.track].parent == track.parent }.map(\.track)
+            guard !beside.isEmpty else { return nil }
+            let names = Set(beside).sorted().map { snapshot.tracks[$0].name }
+            return Warning(
+                kind: .slotHeldByWaitingComposite, operations: [track.name] + names,
+                description: "\(track.name) holds a slot while nothing it runs executes, and \(names.count) "
+                    + "operation(s) beside it have waited a second or more for one: "
+                    + names.joined(separator: ", ")
+                    + ". A composite counts against the limit of what runs it while it waits for its "
+                    + "operations' dependencies, conditions, categories or a back-off: is the limit too "
+                    + "low for it? (S32)")
+        }
+    }
+
+    private static func quoted(_ names: [String]) -> String {
+        names.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     static func executingWithoutFinishing(in snapshot: TimelineSnapshot) -> [Warning] {
@@ -67,7 +141,7 @@ extension OperationTimeline {
         let finished = executions.filter { !$0.isOpen }.map { $0.span.duration(until: snapshot.now) }.sorted()
         let median = finished.isEmpty ? 0 : finished[finished.count / 2]
         let tenTimes = median.multipliedReportingOverflow(by: 10)
-        let threshold = max(1_000_000_000, tenTimes.overflow ? .max : tenTimes.partialValue)
+        let threshold = max(patience, tenTimes.overflow ? .max : tenTimes.partialValue)
         return executions.filter { entry in
             entry.isOpen && entry.span.duration(until: snapshot.now) >= threshold
                 && !isLongByDesign(snapshot.tracks[entry.span.track].type)
@@ -89,7 +163,12 @@ extension OperationTimeline {
 
     /// Executes as long as what it runs or waits for: a group, a retry, a repeat, a delay.
     static func isLongByDesign(_ type: Foundation.Operation.Type) -> Bool {
-        type is GroupOperation.Type || type is DelayOperation.Type || type is any AttemptRunning.Type
+        isComposite(type) || type is DelayOperation.Type
+    }
+
+    /// Runs operations of its own: a group, a retry, a repeat.
+    static func isComposite(_ type: Foundation.Operation.Type) -> Bool {
+        type is GroupOperation.Type || type is any AttemptRunning.Type
     }
 }
 

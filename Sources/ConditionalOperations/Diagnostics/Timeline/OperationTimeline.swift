@@ -112,7 +112,8 @@ public final class OperationTimeline: Sendable {
     /// The operation of `recording` was cancelled: it ends cancelled, whatever it does until it
     /// finishes. Said of its track if it finished meanwhile (its recording is read no more).
     func cancelled(_ recording: TrackRecording) {
-        state.withLock { $0.cancelled(recording) }
+        let now = clock()
+        state.withLock { $0.cancelled(recording, at: now) }
     }
 
     /// The operation of `recording` finished: its spans join the ring, the oldest dropped beyond

@@ -41,12 +41,12 @@ struct TimelineState {
         for span in ended.spans { keep(span) }
     }
 
-    mutating func cancelled(_ recording: TrackRecording) {
+    mutating func cancelled(_ recording: TrackRecording, at now: UInt64) {
         let track = recording.track
         if tracks[track].recording == nil {
             tracks[track].wasCancelled = true
         } else {
-            recording.cancelled()
+            recording.cancelled(at: now)
         }
     }
 
@@ -93,8 +93,15 @@ struct TimelineSnapshot: Sendable {
     /// running ones', the open ones closed at `now` and marked open.
     let spans: [Span]
     let dropped: Int
-    /// The running operations that hold categories, limits or permits, with their names.
-    let held: [(track: Int, names: [String])]
+    /// A running operation that holds categories, limits or permits.
+    struct Holder: Sendable {
+        let track: Int
+        let names: [String]
+        /// When it was cancelled, if it was: it holds them until it finishes.
+        let cancelledAt: UInt64?
+    }
+
+    let held: [Holder]
 
     init(
         origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
@@ -118,7 +125,9 @@ struct TimelineSnapshot: Sendable {
             }
         }
         self.spans = spans
-        held = running.filter { !$0.held.isEmpty }.map { ($0.track, $0.held) }
+        held = running.filter { !$0.held.isEmpty }.map {
+            Holder(track: $0.track, names: $0.held, cancelledAt: $0.cancelledAt)
+        }
     }
 
     /// `time`, in microseconds since the timeline was made.

@@ -10,7 +10,9 @@ struct TrackRecording: Sendable {
         /// Its open top-level span, and its open nested one (a wait for categories).
         var openSpan: TimelineSpan?
         var openNested: TimelineSpan?
-        var wasCancelled = false
+        /// When it was cancelled, if it was.
+        var cancelledAt: UInt64?
+        var wasCancelled: Bool { cancelledAt != nil }
         /// It began executing (one finished without it was cancelled, skipped or failed a condition).
         var executed = false
         /// The categories, limits and permits it holds (their names), until it finishes.
@@ -66,8 +68,8 @@ struct TrackRecording: Sendable {
         }
     }
 
-    func cancelled() {
-        locked.withLock { $0.wasCancelled = true }
+    func cancelled(at now: UInt64) {
+        locked.withLock { $0.cancelledAt = $0.cancelledAt ?? now }
     }
 
     /// The operation finished: every span closed and taken out, with how it ran.
