@@ -46,7 +46,7 @@ extension OperationStateMachine {
     /// cancel (Foundation lists no dependent once cancelled) or the deinit.
     mutating func takeDeferredDependencies() -> [Foundation.Operation] {
         guard case .initialized(let requests, let deferred) = phase, !deferred.isEmpty else { return [] }
-        enter(.initialized(requests.subtracting(.registrationDispatched), []))
+        enter(.initialized(requests, []))
         return deferred
     }
 

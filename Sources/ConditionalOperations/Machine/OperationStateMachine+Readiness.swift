@@ -13,10 +13,6 @@ extension OperationStateMachine {
         /// Add these dependencies, held back until admission, to Foundation, then
         /// ``dependenciesRegistered(context:)``.
         case registerDependencies([Foundation.Operation])
-        /// An `isReady` query found dependencies held back: answer `false`, and from another
-        /// thread ask ``registerDispatched()`` with ``Context/callback``. Foundation posts KVO as a
-        /// dependency is added, and a getter posts none: its caller may hold its queue's lock.
-        case registerDependenciesLater
         /// Ask each condition for its dependency (S3), add them, then
         /// ``conditionDependenciesAdded(any:)``.
         case askConditionDependencies([any OperationCondition])
@@ -51,7 +47,7 @@ extension OperationStateMachine {
         case .initialized(let requests, let deferred) where !deferred.isEmpty:
             // Held until its deferred dependencies were added to Foundation, at once.
             admission.admit(by: queue)
-            enter(.pending(.registering, requests.subtracting(.registrationDispatched)))
+            enter(.pending(.registering, requests))
             return .held(.registerDependencies(deferred))
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
@@ -140,14 +136,8 @@ extension OperationStateMachine {
     ) -> ReadinessAction {
         switch phase {
         case .initialized(let requests, let deferred) where !deferred.isEmpty:
-            // Admitted: its deferred dependencies are added to Foundation before it is ready.
-            guard context != .query else {
-                if requests.contains(.registrationDispatched) { return notReady() }
-                enter(.initialized(requests.union(.registrationDispatched), deferred))
-                announcements.answeredNotReady()
-                return .registerDependenciesLater
-            }
-            enter(.pending(.registering, requests.subtracting(.registrationDispatched)))
+            // Admitted: its deferred dependencies are added to Foundation before it answers.
+            enter(.pending(.registering, requests))
             return .registerDependencies(deferred)
         case .initialized, .pending:
             // Waiting for dependencies: the answer must be read under the stage it is used in.
@@ -187,22 +177,6 @@ extension OperationStateMachine {
             // Past ready.
             return .answer(true, [])
         }
-    }
-
-    /// The thread a query dispatched (``ReadinessAction/registerDependenciesLater``): adds the
-    /// dependencies held back now, unless a queue or `start()` added them meanwhile.
-    mutating func registerDispatched() -> ReadinessAction {
-        guard case .initialized(let requests, let deferred) = phase,
-            requests.contains(.registrationDispatched)
-        else { return .answer(false, []) }  // added by whoever admitted it meanwhile
-        let remaining = requests.subtracting(.registrationDispatched)
-        guard !deferred.isEmpty else {
-            // Every one was removed meanwhile: as if none had been held back.
-            enter(.initialized(remaining, []))
-            return .readDependencies(.unasked)
-        }
-        enter(.pending(.registering, remaining))
-        return .registerDependencies(deferred)
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).

@@ -58,10 +58,6 @@ struct OperationStateMachine {
         static let startDeclined = Requests(rawValue: 1 << 3)
         /// A dependency removed unfinished while waited for: Foundation counts it (`+LateDependencies`).
         static let dependencyRemoved = Requests(rawValue: 1 << 4)
-        /// An `isReady` query handed the adding of its held-back dependencies to another thread
-        /// (``ReadinessAction/registerDependenciesLater``), which adds those held back then. Read
-        /// in `initialized` alone.
-        static let registrationDispatched = Requests(rawValue: 1 << 5)
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read

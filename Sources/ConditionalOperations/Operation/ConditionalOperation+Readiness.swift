@@ -31,11 +31,6 @@ extension ConditionalOperation {
             case .registerDependencies(let dependencies):
                 for dependency in dependencies { super.addDependency(dependency) }
                 action = machine.withLock { $0.dependenciesRegistered(context: context) }
-            case .registerDependenciesLater:
-                DispatchQueue.global(qos: dispatchQoS).async {
-                    _ = self.settle(self.machine.withLock { $0.registerDispatched() }, context: .callback)
-                }
-                return (false, [])
             case .askConditionDependencies(let conditions):
                 let any = addDependencies(of: conditions)
                 action = machine.withLock { $0.conditionDependenciesAdded(any: any) }

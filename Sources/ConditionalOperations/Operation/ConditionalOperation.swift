@@ -193,9 +193,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     /// Until the operation is admitted (added to a queue, started, or asked `isReady`), Foundation
     /// is not told: swift-corelibs-foundation keeps a dependent in each dependency by an
     /// unretained pointer, and dropping the last reference to an operation never enqueued must
-    /// be safe while a dependency finishes (S12). ``dependencies`` lists it all the same. An
-    /// `isReady` query does not tell Foundation itself (Foundation posts KVO as it is told, and a
-    /// getter posts none): it answers `false`, and a thread of the library tells it a moment later.
+    /// be safe while a dependency finishes (S12). ``dependencies`` lists it all the same.
     open override func addDependency(_ operation: Foundation.Operation) {
         if operation === self {
             Misuse.trap(

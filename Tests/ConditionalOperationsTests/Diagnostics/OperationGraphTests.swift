@@ -96,7 +96,6 @@ extension ConditionalOperationsTests {
             waiting.addDependency(succeeded)
             waiting.addDependency(failed)
             _ = waiting.isReady  // with both dependencies finished, an `isReady` query admits it
-            await waitUntil(seconds: 10) { waiting.state == .ready }  // once Foundation was told of them
 
             let graph = OperationGraph([waiting, cancelled])
             let byName = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.name, $0) })

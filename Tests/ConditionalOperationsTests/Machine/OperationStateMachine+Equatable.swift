@@ -34,8 +34,6 @@ extension OperationStateMachine.ReadinessAction: Equatable {
             left == right && leftFollowup == rightFollowup
         case (.readDependencies(let left), .readDependencies(let right)):
             left == right
-        case (.registerDependenciesLater, .registerDependenciesLater):
-            true
         case (.registerDependencies(let left), .registerDependencies(let right)):
             left.count == right.count && zip(left, right).allSatisfy { $0 === $1 }
         case (.askConditionDependencies(let left), .askConditionDependencies(let right)),
@@ -43,9 +41,8 @@ extension OperationStateMachine.ReadinessAction: Equatable {
             left.count == right.count
         case (.acquire(let left, let leftParent), .acquire(let right, let rightParent)):
             left == right && leftParent === rightParent
-        case (.answer, _), (.readDependencies, _), (.registerDependencies, _),
-            (.registerDependenciesLater, _),
-            (.askConditionDependencies, _), (.evaluate, _), (.acquire, _):
+        case (.answer, _), (.readDependencies, _), (.registerDependencies, _), (.askConditionDependencies, _),
+            (.evaluate, _), (.acquire, _):
             false
         }
     }

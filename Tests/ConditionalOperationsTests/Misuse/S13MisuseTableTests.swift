@@ -39,9 +39,8 @@ extension ConditionalOperationsTests {
             func S13_anIsReadyQueryThatFindsEveryDependencyFinishedAdmitsTheOperationSoALaterConditionTraps()
                 async
             {
-                // With every dependency finished, an `isReady` query admits the operation: once
-                // its dependencies were added to Foundation, from another thread (the getter posts
-                // no KVO), it is ready.
+                // With every dependency finished, an `isReady` query admits the operation (the
+                // `pending` state): its conditions are asked for then.
                 let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                     let finished = BlockOperation {}
                     finished.start()
@@ -49,7 +48,6 @@ extension ConditionalOperationsTests {
                     operation.name = "Admitted"
                     operation.addDependency(finished)
                     _ = operation.isReady
-                    await MisuseTable.waitUntil { operation.state == .ready }
                     operation.addCondition(BlockCondition(name: "after isReady") { true })
                 }
                 let message = MisuseTable.text(result?.standardErrorContent)
