@@ -50,8 +50,8 @@ struct LogSink: EventSink {
             let waited = since.seconds()
             let names = ExclusivityController.unscopedNames(categories)
             channel.log(operation) { .acquiredCategories(names, waited: waited) }
-        case .grantedCategories:
-            break  // no wait to tell of
+        case .grantedCategories, .joined:
+            break  // no wait to tell of; a join is told as `pending`
         }
     }
 

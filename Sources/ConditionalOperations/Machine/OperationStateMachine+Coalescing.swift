@@ -54,13 +54,19 @@ extension OperationStateMachine {
         case enqueue
     }
 
-    /// Added to `queue` while an operation of its class with its key is unfinished there.
-    mutating func join(on queue: ConditionalOperationQueue) -> JoinAction {
+    /// Added to `queue` while an operation of its class with its key is unfinished there: the one
+    /// it joins is of type `joined` and named `name` (which event sinks are told).
+    mutating func join(
+        on queue: ConditionalOperationQueue,
+        joining joined: Foundation.Operation.Type = Foundation.Operation.self,
+        named name: String? = nil
+    ) -> JoinAction {
         guard joinsWhenAdded else { return .enqueue }
         // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
         admission.admit(by: queue)
         let deferred = takeDeferredDependencies()
         enter(.joining(requests))
+        if hasEventSinks { tellSinks(.joined(joined, name: name)) }
         return .joined(deferred: deferred)
     }
 

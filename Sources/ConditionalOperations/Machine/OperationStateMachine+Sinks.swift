@@ -1,3 +1,5 @@
+import Foundation
+
 /// Event sinks: observers told of every state change and callback as it happens, in the machine's
 /// order (S1, S16). The machine only writes what they are to be told into its ``SinkLog``; the
 /// operation's storage sends it before unlocking, in the same trip (`MachineLock`). A sink runs no
@@ -24,6 +26,9 @@ enum LogEvent {
     /// Granted as they were requested, without a wait: a timeline records that they are held
     /// (loggers, which tell waits, say nothing).
     case grantedCategories(Set<String>)
+    /// Joined another operation (S27), of this type and `name`: a timeline records the wait as a
+    /// join (loggers tell its state, `pending`).
+    case joined(Foundation.Operation.Type, name: String?)
 }
 
 /// One thing to tell the event sinks.

@@ -22,7 +22,9 @@ extension ConditionalOperation {
         if let key = CoalescingEntries.key(of: self),
             let (joined, cycle) = queue.coalescingHolder(key, for: self)
         {
-            switch machine.withLock({ $0.join(on: queue) }) {
+            // Read outside the lock: a subclass may override `name`.
+            let name = joined.name
+            switch machine.withLock({ $0.join(on: queue, joining: type(of: joined), named: name) }) {
             case .joined(let deferred):
                 // Kept by the library, never listed in Foundation (S33): see `heldDependencies`.
                 CoalescingEntries.setJoined(joined, by: self, holding: deferred)

@@ -282,6 +282,41 @@ extension ConditionalOperationsTests {
             #expect(timeline.warnings.isEmpty)
         }
 
+        /// S27: an operation that joined another waits for it in a span of its own, naming it,
+        /// from being added until the one it joined finished.
+        @Test func S36_aJoinIsRecordedAsAWaitForTheOperationJoined() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let first = CountedFetch(key: "S36 join")
+            first.name = "first"
+            queue.addOperation(first)
+            #expect(await first.executing.wait())
+            let joiner = CountedFetch(key: "S36 join")
+            joiner.name = "joiner"
+            queue.addOperation(joiner)
+            #expect(joiner.coalescedInto === first)
+            func joins() throws -> [[String: Any]] {
+                try Self.events(of: timeline).filter { $0["cat"] as? String == "joined another" }
+            }
+            let whileJoined = try joins()
+            #expect(whileJoined.count == 1)
+            #expect(whileJoined.first?["name"] as? String == "joined CountedFetch 'first'")
+            #expect((whileJoined.first?["args"] as? [String: Any])?["open"] as? Bool == true)
+            first.release()
+            await joiner.untilFinished()
+            let afterwards = try joins()
+            #expect(afterwards.count == 1)
+            #expect(
+                (afterwards.first?["args"] as? [String: Any])?["joined"] as? String == "CountedFetch 'first'")
+            let joinerTrack = try #require(afterwards.first?["tid"] as? Int)
+            let waits = try Self.events(of: timeline).filter {
+                $0["tid"] as? Int == joinerTrack && $0["cat"] as? String == "waiting for dependencies"
+            }
+            #expect(waits.isEmpty)  // the join is its wait, not a wait for dependencies
+            #expect(timeline.html().contains("<rect class=\"joined\""))
+        }
+
         /// How each recorded operation ended, by name, from the JSON's instant events.
         static func endings(of timeline: OperationTimeline) throws -> [String: String] {
             let events = try Self.events(of: timeline)

@@ -148,6 +148,7 @@ extension TimelineSpan.Kind {
     var style: (className: String, colour: String) {
         switch self {
         case .dependencies: ("dependencies", "#9e9e9e")
+        case .joined: ("joined", "#ab47bc")
         case .conditions: ("conditions", "#64b5f6")
         case .condition: ("condition", "#1565c0")
         case .categories: ("categories", "#ef6c00")

@@ -57,6 +57,8 @@ extension OperationTimeline {
         switch span.reason {
         case .condition(let condition, let result): "\(condition.name): \(Self.answer(result))"
         case .categories(let names): "waiting for \(names.joined(separator: ", "))"
+        case .joined(let type, let name):
+            "joined \(Foundation.Operation.diagnosticName(type: type, name: name))"
         case .none: span.kind.rawValue
         }
     }
@@ -67,6 +69,8 @@ extension OperationTimeline {
         case .condition(let condition, let result):
             ["condition": condition.name, "answer": Self.answer(result)]
         case .categories(let names): ["categories": names]
+        case .joined(let type, let name):
+            ["joined": Foundation.Operation.diagnosticName(type: type, name: name)]
         }
     }
 

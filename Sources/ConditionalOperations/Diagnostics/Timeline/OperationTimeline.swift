@@ -104,6 +104,8 @@ public final class OperationTimeline: Sendable {
         case .waitingForCategories(let categories):
             let names = ExclusivityController.unscopedNames(categories)
             recording.openNested(.categories, reason: .categories(names), at: now)
+        case .joined(let type, let name):
+            recording.joined(.joined(type, name: name), at: now)
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
             recording.acquired(ExclusivityController.unscopedNames(categories), at: now)
         }

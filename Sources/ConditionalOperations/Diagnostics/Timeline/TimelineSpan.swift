@@ -7,6 +7,8 @@ struct TimelineSpan: Sendable {
     /// order is the page's legend.
     enum Kind: String, Sendable, CaseIterable {
         case dependencies = "waiting for dependencies"
+        /// Joined another operation (coalescing): it waits for that one to finish.
+        case joined = "joined another"
         case conditions = "evaluating conditions"
         /// One condition's evaluation, inside `conditions`.
         case condition
@@ -39,6 +41,8 @@ struct TimelineSpan: Sendable {
         case none
         case condition(any OperationCondition, OperationConditionResult)
         case categories([String])
+        /// The operation it joined: its type and `name`, named as diagnoses name it when exported.
+        case joined(Foundation.Operation.Type, name: String?)
     }
 
     let track: Int

@@ -60,6 +60,15 @@ struct TrackRecording: Sendable {
         }
     }
 
+    /// It joined another operation (``TimelineSpan/Reason/joined(_:name:)``): its wait since it
+    /// was added is for that one.
+    func joined(_ reason: TimelineSpan.Reason, at now: UInt64) {
+        locked.withLock { contents in
+            let start = contents.openSpan?.start ?? now
+            contents.openSpan = TimelineSpan(track: track, kind: .joined, start: start, reason: reason)
+        }
+    }
+
     /// It holds the categories `names` from now on: its wait for them ends.
     func acquired(_ names: [String], at now: UInt64) {
         locked.withLock { contents in
