@@ -20,8 +20,13 @@ extension ConditionalOperationQueue {
         case .registered(let registered):
             registration = registered
         case .prepare(let preparation):
-            if let timeline = preparation.timeline, let conditional {
-                timeline.record(conditional, parent: preparation.timelineParent)
+            if let timeline = preparation.timeline {
+                if let conditional {
+                    timeline.record(
+                        conditional, parent: preparation.timelineParent, queue: ObjectIdentifier(self))
+                } else if let parent = preparation.timelineParent {
+                    timeline.runsUnrecorded(parent)
+                }
             }
             // S21: it finishes without running.
             if preparation.isShutDown { Self.cancelForShutdown(operation) }

@@ -282,6 +282,90 @@ extension ConditionalOperationsTests {
             #expect(timeline.warnings.isEmpty)
         }
 
+        /// A rate limit's permit is spent when taken: a cancelled holder that goes on running
+        /// frees none as it ends, and those waiting for a permit wait for time, not for it.
+        @Test func S36_aCancelledHolderOfARatePermitIsNotWarnedAbout() async throws {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let rate = RateLimit("S36 spent permit", permits: 1, per: .seconds(600))
+            let holder = ProbeOperation(.never, finishesWhenCancelled: false)
+            holder.addCondition(rate)
+            queue.addOperation(holder)
+            #expect(await holder.executing.wait())
+            let waiter = AsyncOperation(name: "waiter") {}
+            waiter.addCondition(rate)
+            queue.addOperation(waiter)
+            await waitUntil(seconds: 10) {
+                timeline.snapshot().spans.contains { $0.isOpen && $0.span.kind == .categories }
+            }
+            holder.cancel()
+            await waitUntil(seconds: 10) { timeline.snapshot().held.contains { $0.cancelledAt != nil } }
+            now.withLock { $0 = 2_000_000_000 }
+            #expect(!timeline.warnings.contains { $0.kind == .waitingBehindCancelled })
+            waiter.cancel()
+            holder.finish()
+            await waiter.untilFinished()
+        }
+
+        /// A group running an operation the timeline does not record (a `BlockOperation`) may be
+        /// running it: not warned about as a composite holding a slot while it waits.
+        @Test func S36_aGroupRunningAnUnrecordedOperationIsNotWarnedAboutAsWaiting() async throws {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.timeline = timeline
+            let started = Latch()
+            let release = DispatchSemaphore(value: 0)
+            let group = GroupOperation(operations: [
+                BlockOperation {
+                    started.countDown()
+                    release.wait()
+                }
+            ])
+            queue.addOperation(group)
+            #expect(await started.wait())
+            let beside = AsyncOperation(name: "beside") {}
+            queue.addOperation(beside)
+            try await beside.waitUntil(.ready, timeout: .seconds(10))
+            now.withLock { $0 = 2_000_000_000 }
+            #expect(!timeline.warnings.contains { $0.kind == .slotHeldByWaitingComposite })
+            release.signal()
+            await beside.untilFinished()
+        }
+
+        /// Waiting for a slot of another queue is not waiting beside a composite, though one
+        /// timeline records both queues.
+        @Test func S36_aSlotWaitOnAnotherQueueIsNotBesideAComposite() async throws {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queues = (ConditionalOperationQueue(), ConditionalOperationQueue())
+            for queue in [queues.0, queues.1] {
+                queue.maxConcurrentOperationCount = 1
+                queue.timeline = timeline
+            }
+            let gate = ManualCondition(name: "gate")
+            let child = AsyncOperation(name: "child") {}
+            child.addCondition(gate)
+            let group = GroupOperation(operations: [child])
+            queues.0.addOperation(group)
+            try await gate.waitUntilEvaluated(timeout: .seconds(10))
+            let busy = ProbeOperation(.never)
+            queues.1.addOperation(busy)
+            #expect(await busy.executing.wait())
+            let elsewhere = AsyncOperation(name: "elsewhere") {}
+            queues.1.addOperation(elsewhere)
+            try await elsewhere.waitUntil(.ready, timeout: .seconds(10))
+            now.withLock { $0 = 2_000_000_000 }
+            #expect(!timeline.warnings.contains { $0.kind == .slotHeldByWaitingComposite })
+            gate.answer(.satisfied)
+            busy.finish()
+            await elsewhere.untilFinished()
+            await group.untilFinished()
+        }
+
         /// S27: an operation that joined another waits for it in a span of its own, naming it,
         /// from being added until the one it joined finished.
         @Test func S36_aJoinIsRecordedAsAWaitForTheOperationJoined() async throws {

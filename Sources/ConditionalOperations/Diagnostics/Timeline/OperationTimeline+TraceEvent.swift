@@ -56,7 +56,8 @@ extension OperationTimeline {
     static func title(of span: TimelineSpan) -> String {
         switch span.reason {
         case .condition(let condition, let result): "\(condition.name): \(Self.answer(result))"
-        case .categories(let names): "waiting for \(names.joined(separator: ", "))"
+        case .categories(let keys):
+            "waiting for \(ExclusivityController.unscopedNames(keys).joined(separator: ", "))"
         case .joined(let type, let name):
             "joined \(Foundation.Operation.diagnosticName(type: type, name: name))"
         case .none: span.kind.rawValue
@@ -68,7 +69,7 @@ extension OperationTimeline {
         case .none: [:]
         case .condition(let condition, let result):
             ["condition": condition.name, "answer": Self.answer(result)]
-        case .categories(let names): ["categories": names]
+        case .categories(let keys): ["categories": ExclusivityController.unscopedNames(keys)]
         case .joined(let type, let name):
             ["joined": Foundation.Operation.diagnosticName(type: type, name: name)]
         }

@@ -15,10 +15,10 @@ extension OperationTimeline {
             /// what it holds: they wait for its wait. Often a queue too narrow for the operations
             /// that need the category, or a category asked for earlier than needed.
             case categoryHeldWhileWaiting
-            /// Operations wait for a category, a limit or a rate-limit permit that an operation
-            /// cancelled a second or more ago still holds: it goes on running after its cancel (a
-            /// `finishesWhenCancelled` of `false`, an `execute()` that does not look at
-            /// `isCancelled`), and they wait for it.
+            /// Operations wait for a category or a limit that an operation cancelled a second or
+            /// more ago still holds: it goes on running after its cancel (a `finishesWhenCancelled`
+            /// of `false`, an `execute()` that does not look at `isCancelled`), and they wait for
+            /// it. (A rate limit's permit is spent when taken: its holder's end frees none.)
             case waitingBehindCancelled
             /// A group, a retry or a repeat executes, so it holds a slot of its queue (or of the
             /// group it runs in), while nothing it runs executes, and operations beside it have
@@ -53,15 +53,34 @@ extension OperationTimeline {
     /// How long a wait lasts before it is warned about: a second, in the timeline's nanoseconds.
     static let patience: UInt64 = 1_000_000_000
 
-    /// The tracks waiting for each category, limit or permit, by name, in the order they were
-    /// recorded: a snapshot of many running operations is read once, not once a holder.
+    /// The tracks waiting for each category or limit, by its line, in the order they were
+    /// recorded: a snapshot of many running operations is read once, not once a holder. Rate
+    /// limits are left out: a permit is spent when taken, and its holder's end frees none.
     static func categoryWaiters(in open: [TimelineSpan]) -> [String: [Int]] {
         var waiters: [String: [Int]] = [:]
         for span in open where span.kind == .categories {
-            guard case .categories(let names) = span.reason else { continue }
-            for name in names { waiters[name, default: []].append(span.track) }
+            guard case .categories(let keys) = span.reason else { continue }
+            for line in keys.compactMap(line(of:)) { waiters[line, default: []].append(span.track) }
         }
         return waiters
+    }
+
+    /// The line `key` holds a place in (``CategoryKey``), or `nil` for a rate limit's permit.
+    static func line(of key: String) -> String? {
+        switch CategoryKey.need(of: key) {
+        case .category(let line, _): line
+        case .rate: nil
+        }
+    }
+
+    /// The operations waiting for what `holder` holds, and the names of those categories.
+    private static func waiting(
+        for holder: TimelineSnapshot.Holder, among waiters: [String: [Int]]
+    ) -> (tracks: [Int], names: String) {
+        let lines = holder.keys.compactMap(line(of:))
+        let tracks = Set(lines.flatMap { waiters[$0] ?? [] }).subtracting([holder.track]).sorted()
+        let held = holder.keys.filter { line(of: $0).map { waiters[$0] != nil } ?? false }
+        return (tracks, ExclusivityController.unscopedNames(held).map { "'\($0)'" }.joined(separator: ", "))
     }
 
     /// Each running operation that holds a category while its open span is a wait, and has
@@ -73,14 +92,14 @@ extension OperationTimeline {
             open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
         return snapshot.held.compactMap { holder in
             guard let wait = waits[holder.track], wait == .slot || wait == .dependencies else { return nil }
-            let behind = Set(holder.names.flatMap { waiters[$0] ?? [] }).sorted()
+            let (behind, held) = waiting(for: holder, among: waiters)
             guard !behind.isEmpty else { return nil }
             let name = snapshot.tracks[holder.track].name
             let names = behind.map { snapshot.tracks[$0].name }
             return Warning(
                 kind: .categoryHeldWhileWaiting, operations: [name] + names,
                 description:
-                    "\(name) holds \(quoted(holder.names)) while \(wait.rawValue), and \(names.count) "
+                    "\(name) holds \(held) while \(wait.rawValue), and \(names.count) "
                     + "operation(s) wait for it: " + names.joined(separator: ", ")
                     + ". Is its queue too narrow for the operations needing the category, or is the "
                     + "category asked for earlier than needed? (S7)")
@@ -94,21 +113,22 @@ extension OperationTimeline {
             guard let cancelledAt = holder.cancelledAt else { return nil }
             let since = snapshot.now &- min(cancelledAt, snapshot.now)
             guard since >= patience else { return nil }
-            let behind = Set(holder.names.flatMap { waiters[$0] ?? [] }).sorted()
+            let (behind, held) = waiting(for: holder, among: waiters)
             guard !behind.isEmpty else { return nil }
             let name = snapshot.tracks[holder.track].name
             let names = behind.map { snapshot.tracks[$0].name }
             return Warning(
                 kind: .waitingBehindCancelled, operations: [name] + names,
-                description: "\(names.count) operation(s) wait for \(quoted(holder.names)), which \(name) "
+                description: "\(names.count) operation(s) wait for \(held), which \(name) "
                     + "still holds, cancelled " + String(format: "%.1f s", Double(since) / 1e9) + " ago: "
                     + names.joined(separator: ", ")
                     + ". Does it end when cancelled (finishesWhenCancelled, isCancelled in execute())? (S5)")
         }
     }
 
-    /// Each executing composite with nothing of its own executing, beside operations that have
-    /// waited a second or more for a slot (recorded under the same parent: its queue or group).
+    /// Each executing composite with nothing of its own executing (and nothing unrecorded it
+    /// runs), beside operations that have waited a second or more for a slot of the queue that
+    /// admitted it.
     static func slotsHeldByWaitingComposites(in snapshot: TimelineSnapshot, open: [TimelineSpan]) -> [Warning]
     {
         let slotWaits = open.filter { $0.kind == .slot && $0.duration(until: snapshot.now) >= patience }
@@ -117,8 +137,10 @@ extension OperationTimeline {
         let runningSomething = Set(executing.compactMap { snapshot.tracks[$0].parent })
         return executing.sorted().compactMap { composite in
             let track = snapshot.tracks[composite]
-            guard isComposite(track.type), !runningSomething.contains(composite) else { return nil }
-            let beside = slotWaits.filter { snapshot.tracks[$0.track].parent == track.parent }.map(\.track)
+            guard isComposite(track.type), !track.runsUnrecorded, !runningSomething.contains(composite),
+                let queue = track.queue
+            else { return nil }
+            let beside = slotWaits.filter { snapshot.tracks[$0.track].queue == queue }.map(\.track)
             guard !beside.isEmpty else { return nil }
             let names = Set(beside).sorted().map { snapshot.tracks[$0].name }
             return Warning(
@@ -130,10 +152,6 @@ extension OperationTimeline {
                     + "operations' dependencies, conditions, categories or a back-off: is the limit too "
                     + "low for it? (S32)")
         }
-    }
-
-    private static func quoted(_ names: [String]) -> String {
-        names.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     static func executingWithoutFinishing(in snapshot: TimelineSnapshot) -> [Warning] {

@@ -71,9 +71,10 @@ public final class OperationTimeline: Sendable {
 
     /// Starts recording `operation`: its track, then every state change and wait it reports.
     /// Called outside every lock (its `name` is read here).
-    func record(_ operation: ConditionalOperation, parent: Int? = nil) {
+    /// `queue`: the one admitting it, if it is a queue that does.
+    func record(_ operation: ConditionalOperation, parent: Int? = nil, queue: ObjectIdentifier? = nil) {
         let name = operation.name  // Foundation's, which a subclass may override: read unlocked
-        let recording = addTrack(type: type(of: operation), name: name, parent: parent)
+        let recording = addTrack(type: type(of: operation), name: name, parent: parent, queue: queue)
         let sink = TimelineSink(timeline: self, recording: recording)
         if case .tellFinished(let errors) = operation.addEventSink(sink) {
             finished(recording, errors: errors)
@@ -85,8 +86,17 @@ public final class OperationTimeline: Sendable {
     }
 
     /// A new track, and where its operation records its spans.
-    func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> TrackRecording {
-        state.withLock { $0.addTrack(type: type, name: name, parent: parent) }
+    func addTrack(
+        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier? = nil
+    )
+        -> TrackRecording
+    {
+        state.withLock { $0.addTrack(type: type, name: name, parent: parent, queue: queue) }
+    }
+
+    /// The composite of track `parent` runs an operation the timeline does not record.
+    func runsUnrecorded(_ parent: Int) {
+        state.withLock { $0.tracks[parent].runsUnrecorded = true }
     }
 
     /// The operation of `recording` changed state.
@@ -102,12 +112,11 @@ public final class OperationTimeline: Sendable {
             let elapsed = UInt64(since.seconds() * 1e9)
             recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
         case .waitingForCategories(let categories):
-            let names = ExclusivityController.unscopedNames(categories)
-            recording.openNested(.categories, reason: .categories(names), at: now)
+            recording.openNested(.categories, reason: .categories(categories.sorted()), at: now)
         case .joined(let type, let name):
             recording.joined(.joined(type, name: name), at: now)
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
-            recording.acquired(ExclusivityController.unscopedNames(categories), at: now)
+            recording.acquired(categories.sorted(), at: now)
         }
     }
 

@@ -40,6 +40,8 @@ struct TimelineSpan: Sendable {
     indirect enum Reason: Sendable {
         case none
         case condition(any OperationCondition, OperationConditionResult)
+        /// The keys the operation asked for (a limit or rate after the name): their names are
+        /// shown when exported.
         case categories([String])
         /// The operation it joined: its type and `name`, named as diagnoses name it when exported.
         case joined(Foundation.Operation.Type, name: String?)
@@ -63,6 +65,12 @@ struct TimelineTrack: Sendable {
     var name: String { Foundation.Operation.diagnosticName(type: type, name: givenName) }
     /// The track of the composite or group it runs in, if it was recorded.
     let parent: Int?
+    /// The queue that admitted it (a group's own queue for its children), if one did: those
+    /// waiting for a slot beside it wait for one of that queue.
+    let queue: ObjectIdentifier?
+    /// It is a composite that runs operations the timeline does not record (not
+    /// `ConditionalOperation`s): whether they execute is unknown.
+    var runsUnrecorded = false
     /// Where it records its spans while it runs; `nil` once it finished.
     var recording: TrackRecording?
     var wasCancelled = false

@@ -22,9 +22,14 @@ struct TimelineState {
     }
 
     /// A new track, and where its operation records its spans while it runs.
-    mutating func addTrack(type: Foundation.Operation.Type, name: String?, parent: Int?) -> TrackRecording {
+    mutating func addTrack(
+        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier?
+    )
+        -> TrackRecording
+    {
         let recording = TrackRecording(track: tracks.count)
-        tracks.append(TimelineTrack(type: type, givenName: name, parent: parent, recording: recording))
+        tracks.append(
+            TimelineTrack(type: type, givenName: name, parent: parent, queue: queue, recording: recording))
         return recording
     }
 
@@ -96,7 +101,8 @@ struct TimelineSnapshot: Sendable {
     /// A running operation that holds categories, limits or permits.
     struct Holder: Sendable {
         let track: Int
-        let names: [String]
+        /// Their keys (``TimelineSpan/Reason/categories(_:)``).
+        let keys: [String]
         /// When it was cancelled, if it was: it holds them until it finishes.
         let cancelledAt: UInt64?
     }
@@ -126,7 +132,7 @@ struct TimelineSnapshot: Sendable {
         }
         self.spans = spans
         held = running.filter { !$0.held.isEmpty }.map {
-            Holder(track: $0.track, names: $0.held, cancelledAt: $0.cancelledAt)
+            Holder(track: $0.track, keys: $0.held, cancelledAt: $0.cancelledAt)
         }
     }
 

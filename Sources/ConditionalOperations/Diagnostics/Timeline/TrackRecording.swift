@@ -15,7 +15,7 @@ struct TrackRecording: Sendable {
         var wasCancelled: Bool { cancelledAt != nil }
         /// It began executing (one finished without it was cancelled, skipped or failed a condition).
         var executed = false
-        /// The categories, limits and permits it holds (their names), until it finishes.
+        /// The keys of the categories, limits and permits it holds, until it finishes.
         var held: [String] = []
     }
 
@@ -69,11 +69,11 @@ struct TrackRecording: Sendable {
         }
     }
 
-    /// It holds the categories `names` from now on: its wait for them ends.
-    func acquired(_ names: [String], at now: UInt64) {
+    /// It holds the categories of `keys` from now on: its wait for them ends.
+    func acquired(_ keys: [String], at now: UInt64) {
         locked.withLock { contents in
             contents.closeNested(at: now)
-            contents.held = names
+            contents.held = keys
         }
     }
 
