@@ -85,8 +85,10 @@ extension QueueStateMachine {
     /// each. Whenever operations wait to start, some drainer is on its way to them: one that
     /// starts an operation that blocks never holds the others back.
     ///
-    /// A new drainer for the one operation waiting to start takes it with it (`first`): the
-    /// common lone operation costs no trip to fetch it.
+    /// A new drainer for the one operation waiting to start takes it with it (`first`) where no
+    /// drainer is busy: the common lone operation costs no trip to fetch it. Beside a busy one (a
+    /// program adding operations one at a time faster than they start), it takes none: those
+    /// added until it runs wait for it, and one work item starts many instead of one each.
     package mutating func handOut(_ operations: [Foundation.Operation]) -> Drainer? {
         for operation in operations { starting.append(operation) }
         return drainerForStarting()
@@ -101,8 +103,9 @@ extension QueueStateMachine {
 
     private mutating func drainerForStarting() -> Drainer? {
         guard needsDrainer() else { return nil }
-        guard starting.count == 1 else { return Drainer(target: target, first: nil) }
+        guard starting.count == 1, busyDrainers == 0 else { return Drainer(target: target, first: nil) }
         idleDrainers -= 1  // busy with it from the start
+        busyDrainers += 1
         return Drainer(target: target, first: starting.popFirst())
     }
 
@@ -114,10 +117,11 @@ extension QueueStateMachine {
     package mutating func nextToStart(isBack: Bool, on drainerTarget: DispatchQueue) -> (
         operation: Foundation.Operation?, another: DispatchQueue?
     ) {
-        if isBack { idleDrainers += 1 }
-        idleDrainers -= 1
+        // Back from a `start()`, it was busy; from Dispatch, on its way.
+        if isBack { busyDrainers -= 1 } else { idleDrainers -= 1 }
         guard target === drainerTarget else { return (nil, needsDrainer() ? target : nil) }
         guard let operation = starting.popFirst() else { return (nil, nil) }
+        busyDrainers += 1
         return (operation, needsDrainer() ? target : nil)
     }
 

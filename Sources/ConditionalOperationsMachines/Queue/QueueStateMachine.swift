@@ -40,6 +40,8 @@ package struct QueueStateMachine {
     var starting = OperationLine()
     /// Drainers on their way to take the next one: queued on Dispatch, or back from a `start()`.
     var idleDrainers = 0
+    /// Drainers inside an operation's `start()`, which they come back from for the next one.
+    var busyDrainers = 0
 
     // Plain operations (`+Plain`).
 

@@ -131,5 +131,25 @@ extension ConditionalOperationsTests {
             let answer2 = machine.slotFreed()
             #expect(answer2 == [])
         }
+
+        /// A lone operation handed out to an idle queue goes with its drainer; added one at a time
+        /// while that drainer is busy, the next ones wait for one drainer, which takes them all,
+        /// not for one drainer each; back from its `start()`, the busy one takes them too.
+        @Test func drainers_operationsAddedOneAtATimeBesideABusyDrainerShareOne() throws {
+            var machine = QueueStateMachine()
+            let operations = Self.operations(4)
+            let handedOut = operations.map { machine.handOut($0) }
+            let lone = try #require(handedOut[0])
+            #expect(lone.first === operations[0])
+            let next = try #require(handedOut[1])
+            #expect(next.first == nil)
+            #expect(handedOut[2] == nil && handedOut[3] == nil)
+            let fetched = machine.nextToStart(isBack: false, on: next.target)
+            #expect(fetched.operation === operations[1])
+            #expect(fetched.another === next.target)  // two still wait, and no drainer is on its way
+            let back = machine.nextToStart(isBack: true, on: lone.target)
+            #expect(back.operation === operations[2])
+            #expect(back.another == nil)  // the one just asked for is on its way
+        }
     }
 }
