@@ -43,7 +43,7 @@ struct LogSink: EventSink {
             channel.log(operation) {
                 .conditionEvaluated(name: condition.base.name, result: result, seconds: seconds)
             }
-        case .waitingForCategories(let categories):
+        case .waitingForCategories(let categories, _):
             let names = ExclusivityController.unscopedNames(categories)
             channel.log(operation) { .waitingForCategories(names) }
         case .acquiredCategories(let categories, let since):

@@ -22,16 +22,26 @@ final class ExclusivityController: Sendable {
         self.clock = clock
     }
 
+    /// What ``acquire(_:for:operation:grant:)`` did.
+    enum Acquisition: Equatable {
+        case granted
+        /// `grant` runs once they are all held; `ahead`: the most requests ahead of it in one of
+        /// its lines (holders included).
+        case waits(ahead: Int)
+
+        var isGranted: Bool { self == .granted }
+    }
+
     /// Requests `categories` (keys as conditions give them, ``CategoryKey``) for `requester`.
-    /// Returns `true` when they are all held at once; otherwise `grant` runs once they are, outside
-    /// the lock. A request `requester` still had is given back first. A key giving a category or a
+    /// Returns ``Acquisition/granted`` when they are all held at once; otherwise `grant` runs once
+    /// they are, outside the lock. A request `requester` still had is given back first. A key giving a category or a
     /// rate limit another limit or rate than the first one given stops the program naming
     /// `operation` (S13).
     @discardableResult
     func acquire(
         _ categories: Set<String>, for requester: ObjectIdentifier, operation: ConditionalOperation? = nil,
         grant: @escaping Grant
-    ) -> Bool {
+    ) -> Acquisition {
         let needs = categories.map(CategoryKey.need(of:))
         var now = needs.contains(where: \.isRate) ? clock.now : nil
         while true {
@@ -45,10 +55,10 @@ final class ExclusivityController: Sendable {
                 Misuse.trap(Self.message(for: conflict, by: operation))
             case .granted(let effects):
                 perform(effects)
-                return true
-            case .waits(let effects):
+                return .granted
+            case .waits(let effects, let ahead):
                 perform(effects)
-                return false
+                return .waits(ahead: ahead)
             }
         }
     }

@@ -19,7 +19,7 @@ extension OperationStateMachine {
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
         case evaluate([any OperationCondition])
         /// Request the categories in the scope of `parent` (``exclusivityParent``), then
-        /// ``endInlineAcquisition(isGranted:context:)``.
+        /// ``endInlineAcquisition(_:context:)``.
         case acquire(Set<String>, parent: ConditionalOperation?)
     }
 
@@ -340,15 +340,19 @@ extension OperationStateMachine {
 
     /// The request of ``ReadinessAction/acquire(_:parent:)`` returned, granted at once or not; a
     /// grant from another thread may have come meanwhile.
-    mutating func endInlineAcquisition(isGranted: Bool, context: Context) -> ReadinessAction {
+    mutating func endInlineAcquisition(_ requested: ExclusivityController.Acquisition, context: Context)
+        -> ReadinessAction
+    {
         switch phase {
-        case .acquiring(let acquisition, _) where isGranted || acquisition.isGranted:
+        case .acquiring(let acquisition, _) where requested == .granted || acquisition.isGranted:
             // Granted: ready.
             if hasEventSinks { tellSinks(.grantedCategories(categories)) }
             return .answer(true, becomeReady(.execute, context: context))
         case .acquiring(var acquisition, let requests):
             // Waiting: the grant will make it ready.
-            if hasEventSinks { tellSinks(.waitingForCategories(categories)) }
+            if hasEventSinks, case .waits(let ahead) = requested {
+                tellSinks(.waitingForCategories(categories, ahead: ahead))
+            }
             acquisition.isInline = false
             enter(.acquiring(acquisition, requests))
             if context.answersQuery { announcements.answeredNotReady() }

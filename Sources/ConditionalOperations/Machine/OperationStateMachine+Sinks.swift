@@ -21,7 +21,8 @@ extension EventSink {
 /// code, read by the logger's queue, and when the wait began (the sink reads the clock).
 enum LogEvent {
     case conditionEvaluated(any OperationCondition, OperationConditionResult, since: Uptime)
-    case waitingForCategories(Set<String>)
+    /// With how many requests were ahead in the longest of their lines, holders included.
+    case waitingForCategories(Set<String>, ahead: Int)
     case acquiredCategories(Set<String>, since: Uptime)
     /// Granted as they were requested, without a wait: a timeline records that they are held
     /// (loggers, which tell waits, say nothing).

@@ -363,7 +363,7 @@ struct OperationStateMachine {
     /// A request still being made (inline) is not withdrawn here: the requester makes it outside
     /// the lock, maybe only after this withdrawal and the finish's release both ran, and would then
     /// hold the categories for good. It gives them back itself once its request returned
-    /// (``endInlineAcquisition(isGranted:context:)``), granted or not.
+    /// (``endInlineAcquisition(_:context:)``), granted or not.
     mutating func abandonConditions() -> Followup {
         guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return [] }
         return .releaseCategories  // withdraw the request waiting in line

@@ -40,12 +40,12 @@ extension ConditionalOperation {
             case .acquire(let categories, let parent):
                 // S7 in groups: a category an enclosing group holds is requested in its scope.
                 let requested = ExclusivityController.scoped(categories, under: parent)
-                let isGranted = ExclusivityController.shared.acquire(
+                let acquisition = ExclusivityController.shared.acquire(
                     requested, for: ObjectIdentifier(self), operation: self
                 ) {
                     _ = self.settle(self.machine.withLock { $0.categoriesGranted() }, context: .callback)
                 }
-                action = machine.withLock { $0.endInlineAcquisition(isGranted: isGranted, context: context) }
+                action = machine.withLock { $0.endInlineAcquisition(acquisition, context: context) }
             }
         }
     }

@@ -74,8 +74,9 @@ package struct ExclusivityStateMachine {
         case misuse(Conflict)
         /// The request holds everything at once.
         case granted(Effects)
-        /// The request waits; its grant runs once it holds everything.
-        case waits(Effects)
+        /// The request waits; its grant runs once it holds everything. `ahead`: the most requests
+        /// ahead of it in one of its lines (holders included), as it began to wait.
+        case waits(Effects, ahead: Int)
     }
 
     package enum ReleaseAction {
@@ -194,7 +195,8 @@ extension ExclusivityStateMachine {
         let isGranted = take(id, at: time, into: &effects) != nil
         // Granted, its grant asked for what its permits need; waiting, it may wait for time.
         if !isGranted { wakeWhenTimeFrees(rateLines, at: time, into: &effects) }
-        return isGranted ? .granted(effects) : .waits(effects)
+        guard !isGranted else { return .granted(effects) }
+        return .waits(effects, ahead: waits(of: owner, now: time).map(\.ahead).max() ?? 0)
     }
 
     /// `owner` gives back what it holds, or withdraws its waiting request.

@@ -26,7 +26,7 @@ extension ConditionalOperationsTests {
             at(0) { timeline.stateChanged(save, to: .pending) }
             at(2) { timeline.stateChanged(fetch, to: .executing) }
             at(4) { timeline.stateChanged(save, to: .evaluatingConditions) }
-            at(4) { timeline.logged(save, .waitingForCategories(["db"])) }
+            at(4) { timeline.logged(save, .waitingForCategories(["db"], ahead: 1)) }
             at(6) { timeline.logged(save, .acquiredCategories(["db"], since: .now)) }
             at(6) { timeline.stateChanged(save, to: .ready) }
             at(8) { timeline.stateChanged(fetch, to: .finished) }
@@ -58,7 +58,7 @@ extension ConditionalOperationsTests {
                 #"<circle class="end" cx="1128" cy="8" r="3"><title>finished</title></circle>"#,
                 #"<text class="label" x="18" y="34">ConditionalOperation 'save'<title>ConditionalOperation 'save'</title></text>"#,
                 #"<rect class="dependencies" x="360" y="23" width="384" height="10"><title>waiting for dependencies, 4.000 ms</title></rect>"#,
-                #"<rect class="categories" x="744" y="33" width="192" height="5"><title>waiting for db, 2.000 ms</title></rect>"#,
+                #"<rect class="categories" x="744" y="33" width="192" height="5"><title>waiting for db (1 ahead), 2.000 ms</title></rect>"#,
                 #"<rect class="conditions" x="744" y="23" width="192" height="10"><title>evaluating conditions, 2.000 ms</title></rect>"#,
                 #"<rect class="slot" x="936" y="23" width="384" height="10"><title>waiting for a slot, 4.000 ms</title></rect>"#,
                 #"<circle class="end failed" cx="1320" cy="28" r="3"><title>failed with 1 error(s): refused</title></circle>"#,

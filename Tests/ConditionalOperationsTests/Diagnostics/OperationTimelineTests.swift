@@ -223,6 +223,11 @@ extension ConditionalOperationsTests {
             await waitUntil(seconds: 10) {
                 timeline.snapshot().spans.contains { $0.isOpen && $0.span.kind == .categories }
             }
+            // How many were ahead of it in the category's line as it began to wait: the holder.
+            let wait = try #require(
+                try Self.events(of: timeline).first { $0["cat"] as? String == "waiting for categories" })
+            #expect(wait["name"] as? String == "waiting for S36 behind a cancelled one (1 ahead)")
+            #expect((wait["args"] as? [String: Any])?["ahead"] as? Int == 1)
             func behind() -> [OperationTimeline.Warning] {
                 timeline.warnings.filter { $0.kind == .waitingBehindCancelled }
             }

@@ -77,7 +77,7 @@ extension ConditionalOperationsTests {
                     case .granted(let effects):
                         _ = granted.withLock { $0.insert(label) }
                         for grant in effects.grants { grant() }
-                    case .waits(let effects):
+                    case .waits(let effects, _):
                         for grant in effects.grants { grant() }
                     case .readClock, .misuse:
                         Issue.record("step \(step): no rate limit, no stated limit: \(action)")

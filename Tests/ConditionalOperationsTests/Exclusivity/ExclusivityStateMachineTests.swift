@@ -16,7 +16,7 @@ extension ConditionalOperationsTests {
             case .misuse(let conflict): "misuse \(conflict)"
             case .granted(let effects):
                 "granted, \(effects.grants.count) grants, \(effects.wakes.count) wakes"
-            case .waits(let effects): "waits, \(effects.grants.count) grants, \(effects.wakes.count) wakes"
+            case .waits(let effects, _): "waits, \(effects.grants.count) grants, \(effects.wakes.count) wakes"
             }
         }
 
@@ -138,7 +138,7 @@ extension ConditionalOperationsTests {
             let action = machine.acquire([rate], for: ObjectIdentifier(owners[1]), requester: nil, now: 10) {
                 granted.record("second")
             }
-            guard case .waits(let effects) = action else {
+            guard case .waits(let effects, _) = action else {
                 Issue.record("the second waits for the window: \(Self.outcome(action))")
                 return
             }

@@ -26,10 +26,10 @@ extension ConditionalOperationsTests {
             let requesters = (0..<7).map { _ in Requester() }
             var immediate: [Int] = []
             for (index, requester) in requesters.enumerated() {
-                let isGranted = controller.acquire([key], for: ObjectIdentifier(requester)) {
+                let acquisition = controller.acquire([key], for: ObjectIdentifier(requester)) {
                     granted.record("\(index)")
                 }
-                if isGranted { immediate.append(index) }
+                if acquisition.isGranted { immediate.append(index) }
             }
             #expect(immediate == [0, 1])
             #expect(controller.rateLineCount(named: "S28.controller") == 5)
@@ -47,7 +47,10 @@ extension ConditionalOperationsTests {
             // window ago, leaves one free.
             for requester in requesters { controller.release(for: ObjectIdentifier(requester)) }
             let late = (0..<2).map { _ in Requester() }
-            #expect(late.map { controller.acquire([key], for: ObjectIdentifier($0)) {} } == [true, false])
+            #expect(
+                late.map { controller.acquire([key], for: ObjectIdentifier($0)) {}.isGranted } == [
+                    true, false,
+                ])
             for requester in late { controller.release(for: ObjectIdentifier(requester)) }
         }
 
@@ -59,12 +62,14 @@ extension ConditionalOperationsTests {
             let clock = FakeRateClock()
             let (controller, key) = Self.controller(permits: 1, clock: clock)
             let holder = Requester()
-            #expect(controller.acquire([key], for: ObjectIdentifier(holder)) {})
+            #expect(controller.acquire([key], for: ObjectIdentifier(holder)) {}.isGranted)
             clock.advance(by: Self.second - 1)  // 1 ns before the permit expires
             clock.tick(by: 1)  // each reading of the clock now takes 1 ns
             let granted = Recorder()
             let waiter = Requester()
-            #expect(!controller.acquire([key], for: ObjectIdentifier(waiter)) { granted.record("waiter") })
+            #expect(
+                !controller.acquire([key], for: ObjectIdentifier(waiter)) { granted.record("waiter") }
+                    .isGranted)
             clock.tick(by: 0)
             #expect(!clock.pendingDeadlines.isEmpty, "the waiter has a timer")
             clock.advance(by: Self.second)
@@ -92,15 +97,18 @@ extension ConditionalOperationsTests {
             let (controller, key) = Self.controller(permits: 1, clock: clock)
             let category = "S28.controller.category.\(UUID())"
             let holder = Requester()
-            #expect(controller.acquire([category], for: ObjectIdentifier(holder)) {})
+            #expect(controller.acquire([category], for: ObjectIdentifier(holder)) {}.isGranted)
             let granted = Recorder()
             let both = Requester()
             let rateOnly = Requester()
             #expect(
-                !controller.acquire([category, key], for: ObjectIdentifier(both)) { granted.record("both") })
+                !controller.acquire([category, key], for: ObjectIdentifier(both)) { granted.record("both") }
+                    .isGranted)
             // A request waiting for its category holds no place in the rate limit's line (S33): the
             // one behind it takes the free permit (it may be a child of the category's holder).
-            #expect(controller.acquire([key], for: ObjectIdentifier(rateOnly)) { granted.record("rate") })
+            #expect(
+                controller.acquire([key], for: ObjectIdentifier(rateOnly)) { granted.record("rate") }
+                    .isGranted)
             controller.release(for: ObjectIdentifier(holder))
             #expect(granted.all == [], "the category freed, the permit is spent: it waits for time")
             #expect(clock.pendingDeadlines.count == 1)
@@ -117,10 +125,10 @@ extension ConditionalOperationsTests {
             let requesters = (0..<64).map { _ in Requester() }
             let immediate = Locked(0)
             DispatchQueue.concurrentPerform(iterations: requesters.count) { index in
-                let isGranted = controller.acquire([key], for: ObjectIdentifier(requesters[index])) {
+                let acquisition = controller.acquire([key], for: ObjectIdentifier(requesters[index])) {
                     grants.withLock { $0 += 1 }
                 }
-                if isGranted { immediate.withLock { $0 += 1 } }
+                if acquisition.isGranted { immediate.withLock { $0 += 1 } }
             }
             #expect(immediate.withLock { $0 } == permits)
             for window in 1...12 {

@@ -204,10 +204,10 @@ extension ConditionalOperationsTests {
             _ categories: Set<String>, on controller: ExclusivityController, for owner: NSObject,
             recording label: String, in granted: Recorder
         ) {
-            let isGranted = controller.acquire(categories, for: ObjectIdentifier(owner)) {
+            let acquisition = controller.acquire(categories, for: ObjectIdentifier(owner)) {
                 granted.record(label)
             }
-            if isGranted { granted.record(label) }
+            if acquisition.isGranted { granted.record(label) }
         }
 
         /// A request refers to its categories' queues: releasing it withdraws it from every one and

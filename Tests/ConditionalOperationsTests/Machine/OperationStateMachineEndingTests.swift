@@ -58,7 +58,7 @@ extension ConditionalOperationsTests {
             #expect(machine.state == .finished)
             // The request, made now, was granted at once.
             #expect(
-                machine.endInlineAcquisition(isGranted: true, context: .callback)
+                machine.endInlineAcquisition(.granted, context: .callback)
                     == .answer(true, .releaseCategories))
         }
 
@@ -75,7 +75,7 @@ extension ConditionalOperationsTests {
             _ = ending.happen(to: &machine)
             #expect(machine.state == .ready)
             #expect(
-                machine.endInlineAcquisition(isGranted: isGranted, context: .query)
+                machine.endInlineAcquisition(isGranted ? .granted : .waits(ahead: 0), context: .query)
                     == .answer(true, .releaseCategories))
             // A grant arriving later still is given back at once.
             #expect(machine.categoriesGranted() == .answer(true, .releaseCategories))

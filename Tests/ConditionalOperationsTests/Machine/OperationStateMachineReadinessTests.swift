@@ -160,7 +160,7 @@ extension ConditionalOperationsTests {
             }
             #expect(categories == ["a"] && parent == nil)
             #expect(machine.state == .evaluatingConditions)
-            #expect(machine.endInlineAcquisition(isGranted: true, context: .query).isReady, "granted at once")
+            #expect(machine.endInlineAcquisition(.granted, context: .query).isReady, "granted at once")
             #expect(machine.addCondition(nil, categories: ["b"]) == .misuse, "S13: too late once acquired")
         }
 
@@ -270,7 +270,7 @@ extension ConditionalOperationsTests {
             #expect(!answer.isReady)
             // Granted from another thread before the request returned: the query answers itself.
             #expect(machine.categoriesGranted().followup.isEmpty)
-            let granted = machine.endInlineAcquisition(isGranted: false, context: .query)
+            let granted = machine.endInlineAcquisition(.waits(ahead: 0), context: .query)
             #expect(granted.isReady)
             #expect(granted.followup.isEmpty)
             _ = machine.start()
@@ -288,7 +288,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.endInlineEvaluation(context: .query)
-            #expect(!machine.endInlineAcquisition(isGranted: false, context: .query).isReady)
+            #expect(!machine.endInlineAcquisition(.waits(ahead: 0), context: .query).isReady)
             #expect(machine.state == .evaluatingConditions)
             #expect(machine.categoriesGranted().followup == .announceReady)
             #expect(machine.state == .ready)
@@ -312,7 +312,7 @@ extension ConditionalOperationsTests {
             Self.evaluationStep(&machine)
             _ = machine.conditionEvaluated(at: 0, .satisfied)
             _ = machine.endInlineEvaluation(context: .query)
-            _ = machine.endInlineAcquisition(isGranted: false, context: .query)
+            _ = machine.endInlineAcquisition(.waits(ahead: 0), context: .query)
             #expect(
                 machine.cancel(finishesWhenCancelled: true).followup?.releasesCategories == true)
             #expect(machine.categoriesGranted().followup == .releaseCategories)

@@ -138,7 +138,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
     ])
     func S7_theInlineRequestEndsWithoutAGrant(given: Given, next: String, answer: Answer) {
         var machine = Self.machine(given)
-        #expect(machine.endInlineAcquisition(isGranted: false, context: .query) == answer.action)
+        #expect(machine.endInlineAcquisition(.waits(ahead: 0), context: .query) == answer.action)
         #expect(Self.describe(machine.phase) == next)
     }
 
@@ -151,7 +151,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
     ])
     func S7_theInlineRequestEndsGranted(given: Given, next: String, answer: Answer) {
         var machine = Self.machine(given)
-        #expect(machine.endInlineAcquisition(isGranted: true, context: .query) == answer.action)
+        #expect(machine.endInlineAcquisition(.granted, context: .query) == answer.action)
         #expect(Self.describe(machine.phase) == next)
     }
 

@@ -59,7 +59,7 @@ extension ConditionalOperationsTests {
                 _ = machine.addCondition(nil, categories: ["a"])
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
                 guard given == .acquiring else { break }
-                _ = machine.endInlineAcquisition(isGranted: false, context: .query)
+                _ = machine.endInlineAcquisition(.waits(ahead: 0), context: .query)
             case .ready:
                 _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
             case .executing, .finishing, .finished:

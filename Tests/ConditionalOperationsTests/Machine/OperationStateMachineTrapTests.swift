@@ -42,7 +42,7 @@ import Testing
                     case .conditionEvaluated: _ = machine.conditionEvaluated(at: 0, .satisfied)
                     case .categoriesGranted: _ = machine.categoriesGranted()
                     case .endInlineAcquisition:
-                        _ = machine.endInlineAcquisition(isGranted: true, context: .callback)
+                        _ = machine.endInlineAcquisition(.granted, context: .callback)
                     case .launchDeferred: _ = machine.launchDeferred()
                     case .markFinished: _ = machine.markFinished(notified: 1)
                     case .drained: _ = machine.drained(errors: [])

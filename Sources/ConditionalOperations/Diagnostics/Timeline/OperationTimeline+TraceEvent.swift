@@ -56,8 +56,8 @@ extension OperationTimeline {
     static func title(of span: TimelineSpan) -> String {
         switch span.reason {
         case .condition(let condition, let result): "\(condition.name): \(Self.answer(result))"
-        case .categories(let keys):
-            "waiting for \(ExclusivityController.unscopedNames(keys).joined(separator: ", "))"
+        case .categories(let keys, let ahead):
+            "waiting for \(ExclusivityController.unscopedNames(keys).joined(separator: ", ")) (\(ahead) ahead)"
         case .joined(let type, let name):
             "joined \(Foundation.Operation.diagnosticName(type: type, name: name))"
         case .none: span.kind.rawValue
@@ -69,7 +69,8 @@ extension OperationTimeline {
         case .none: [:]
         case .condition(let condition, let result):
             ["condition": condition.name, "answer": Self.answer(result)]
-        case .categories(let keys): ["categories": ExclusivityController.unscopedNames(keys)]
+        case .categories(let keys, let ahead):
+            ["categories": ExclusivityController.unscopedNames(keys), "ahead": ahead]
         case .joined(let type, let name):
             ["joined": Foundation.Operation.diagnosticName(type: type, name: name)]
         }

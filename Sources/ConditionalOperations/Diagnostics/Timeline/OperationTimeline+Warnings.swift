@@ -59,7 +59,7 @@ extension OperationTimeline {
     static func categoryWaiters(in open: [TimelineSpan]) -> [String: [Int]] {
         var waiters: [String: [Int]] = [:]
         for span in open where span.kind == .categories {
-            guard case .categories(let keys) = span.reason else { continue }
+            guard case .categories(let keys, _) = span.reason else { continue }
             for line in keys.compactMap(line(of:)) { waiters[line, default: []].append(span.track) }
         }
         return waiters

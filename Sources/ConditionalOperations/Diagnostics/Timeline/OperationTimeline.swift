@@ -111,8 +111,8 @@ public final class OperationTimeline: Sendable {
         case .conditionEvaluated(let condition, let result, let since):
             let elapsed = UInt64(since.seconds() * 1e9)
             recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
-        case .waitingForCategories(let categories):
-            recording.openNested(.categories, reason: .categories(categories.sorted()), at: now)
+        case .waitingForCategories(let categories, let ahead):
+            recording.openNested(.categories, reason: .categories(categories.sorted(), ahead: ahead), at: now)
         case .joined(let type, let name):
             recording.joined(.joined(type, name: name), at: now)
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
