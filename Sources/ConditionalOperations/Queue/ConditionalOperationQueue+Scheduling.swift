@@ -14,10 +14,12 @@ extension ConditionalOperationQueue {
     /// Ready operations: they run now, or once the scheduler has a slot for them. A lone one
     /// comes as `CollectionOfOne`: no array is allocated for it.
     func submit(_ operations: some Collection<Foundation.Operation>) {
-        let (all, drainer) = storage.submitAll(operations)
+        // A program adding operations, not one finishing inside a drainer's `start()`.
+        let fromOutside = RunningQueue.current !== self
+        let (all, drainer) = storage.submitAll(operations, fromOutside: fromOutside)
         if all { return startDrainer(on: drainer) }
         let prioritized = operations.map { ($0, $0.queuePriority) }
-        startDrainer(on: storage.submit(prioritized))
+        startDrainer(on: storage.submit(prioritized, fromOutside: fromOutside))
         // A priority changed meanwhile found the operation in no line (``reprioritize(_:)``).
         for (operation, priority) in prioritized where operation.queuePriority != priority {
             reprioritize(operation)

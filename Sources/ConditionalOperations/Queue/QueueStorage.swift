@@ -135,19 +135,20 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// `true` if the ready `operations` all run now (no limit or suspension holds any back, none
     /// waits): they are handed out.
-    func submitAll(_ operations: some Collection<Foundation.Operation>) -> (
+    /// `fromOutside`: submitted by a thread that is not one of the queue's drainers.
+    func submitAll(_ operations: some Collection<Foundation.Operation>, fromOutside: Bool) -> (
         all: Bool, drainer: QueueStateMachine.Drainer?
     ) {
         state.withLock { state in
             guard state.machine.submitAll(count: operations.count) else { return (false, nil) }
-            return (true, Self.handOut(operations, in: &state))
+            return (true, Self.handOut(operations, in: &state, fromOutside: fromOutside))
         }
     }
 
-    func submit(_ operations: [(Foundation.Operation, Foundation.Operation.QueuePriority)])
-        -> QueueStateMachine.Drainer?
-    {
-        state.withLock { Self.handOut($0.machine.submit(operations), in: &$0) }
+    func submit(
+        _ operations: [(Foundation.Operation, Foundation.Operation.QueuePriority)], fromOutside: Bool
+    ) -> QueueStateMachine.Drainer? {
+        state.withLock { Self.handOut($0.machine.submit(operations), in: &$0, fromOutside: fromOutside) }
     }
 
     func reprioritize(_ operation: Foundation.Operation, to priority: Foundation.Operation.QueuePriority) {
@@ -158,11 +159,11 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         state.withLock { Self.handOut($0.machine.slotFreed(), in: &$0) }
     }
 
-    private static func handOut(_ operations: some Collection<Foundation.Operation>, in state: inout State)
-        -> QueueStateMachine.Drainer?
-    {
+    private static func handOut(
+        _ operations: some Collection<Foundation.Operation>, in state: inout State, fromOutside: Bool = false
+    ) -> QueueStateMachine.Drainer? {
         if operations.count == 1, let operation = operations.first {
-            return state.machine.handOut(operation)
+            return state.machine.handOut(operation, fromOutside: fromOutside)
         }
         return operations.isEmpty ? nil : state.machine.handOut(Array(operations))
     }

@@ -196,7 +196,11 @@ extension ExclusivityStateMachine {
         // Granted, its grant asked for what its permits need; waiting, it may wait for time.
         if !isGranted { wakeWhenTimeFrees(rateLines, at: time, into: &effects) }
         guard !isGranted else { return .granted(effects) }
-        return .waits(effects, ahead: waits(of: owner, now: time).map(\.ahead).max() ?? 0)
+        // It was just put last in each of its lines: those ahead are the rest of each.
+        var ahead = 0
+        for slot in lines { ahead = max(ahead, categories[slot].requests.count - 1) }
+        for index in rateLines { ahead = max(ahead, rates[index].requests.count - 1) }
+        return .waits(effects, ahead: ahead)
     }
 
     /// `owner` gives back what it holds, or withdraws its waiting request.

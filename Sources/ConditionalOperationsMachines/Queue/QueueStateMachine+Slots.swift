@@ -85,10 +85,11 @@ extension QueueStateMachine {
     /// each. Whenever operations wait to start, some drainer is on its way to them: one that
     /// starts an operation that blocks never holds the others back.
     ///
-    /// A new drainer for the one operation waiting to start takes it with it (`first`) where no
-    /// drainer is busy: the common lone operation costs no trip to fetch it. Beside a busy one (a
-    /// program adding operations one at a time faster than they start), it takes none: those
-    /// added until it runs wait for it, and one work item starts many instead of one each.
+    /// A new drainer for the one operation waiting to start takes it with it (`first`): the
+    /// common lone operation costs no trip to fetch it. But handed out `fromOutside` (by a program
+    /// adding operations one at a time, not by one finishing inside a drainer's `start()`) beside
+    /// a busy drainer, it takes none: those added until it runs wait for it, and one work item
+    /// starts many instead of one each.
     package mutating func handOut(_ operations: [Foundation.Operation]) -> Drainer? {
         for operation in operations { starting.append(operation) }
         return drainerForStarting()
@@ -96,14 +97,16 @@ extension QueueStateMachine {
 
     /// A lone operation handed out (``handOut(_:)-([Foundation.Operation])``): no array is made
     /// for it. Neither is generic: called from another module, a generic event ran unspecialised.
-    package mutating func handOut(_ operation: Foundation.Operation) -> Drainer? {
+    package mutating func handOut(_ operation: Foundation.Operation, fromOutside: Bool = false) -> Drainer? {
         starting.append(operation)
-        return drainerForStarting()
+        return drainerForStarting(fromOutside: fromOutside)
     }
 
-    private mutating func drainerForStarting() -> Drainer? {
+    private mutating func drainerForStarting(fromOutside: Bool = false) -> Drainer? {
         guard needsDrainer() else { return nil }
-        guard starting.count == 1, busyDrainers == 0 else { return Drainer(target: target, first: nil) }
+        guard starting.count == 1, !fromOutside || busyDrainers == 0 else {
+            return Drainer(target: target, first: nil)
+        }
         idleDrainers -= 1  // busy with it from the start
         busyDrainers += 1
         return Drainer(target: target, first: starting.popFirst())

@@ -40,6 +40,24 @@ extension ConditionalOperationsTests {
                 })
         }
 
+        /// S36: a request that waits says how many are ahead of it in the longest of its lines,
+        /// the holder included and a request withdrawn meanwhile left out.
+        @Test func S36_aWaitingRequestSaysHowManyAreAheadOfIt() {
+            var machine = Machine()
+            let owners = (0..<4).map { _ in Owner() }
+            func ahead(_ owner: Owner, _ needs: [Machine.Need]) -> Int? {
+                let action = machine.acquire(needs, for: ObjectIdentifier(owner), requester: nil, now: nil) {}
+                guard case .waits(_, let ahead) = action else { return nil }
+                return ahead
+            }
+            #expect(ahead(owners[0], [Self.category("a")]) == nil)  // granted
+            #expect(ahead(owners[1], [Self.category("a")]) == 1)
+            #expect(ahead(owners[2], [Self.category("b"), Self.category("a")]) == 2)
+            _ = machine.release(for: ObjectIdentifier(owners[1]), now: nil)  // withdrawn
+            #expect(ahead(owners[3], [Self.category("a")]) == 2)
+            for owner in owners { _ = machine.release(for: ObjectIdentifier(owner), now: nil) }
+        }
+
         @Test func S7_aRequestWaitsBehindTheHolderAndIsGrantedAsItReleases() {
             var machine = Machine()
             let (holder, waiter) = (Owner(), Owner())

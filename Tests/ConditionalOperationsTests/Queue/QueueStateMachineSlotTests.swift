@@ -133,12 +133,13 @@ extension ConditionalOperationsTests {
         }
 
         /// A lone operation handed out to an idle queue goes with its drainer; added one at a time
-        /// while that drainer is busy, the next ones wait for one drainer, which takes them all,
-        /// not for one drainer each; back from its `start()`, the busy one takes them too.
+        /// by the program while that drainer is busy, the next ones wait for one drainer, which
+        /// takes them all, not for one drainer each; back from its `start()`, the busy one takes
+        /// them too.
         @Test func drainers_operationsAddedOneAtATimeBesideABusyDrainerShareOne() throws {
             var machine = QueueStateMachine()
             let operations = Self.operations(4)
-            let handedOut = operations.map { machine.handOut($0) }
+            let handedOut = operations.map { machine.handOut($0, fromOutside: true) }
             let lone = try #require(handedOut[0])
             #expect(lone.first === operations[0])
             let next = try #require(handedOut[1])
@@ -150,6 +151,16 @@ extension ConditionalOperationsTests {
             let back = machine.nextToStart(isBack: true, on: lone.target)
             #expect(back.operation === operations[2])
             #expect(back.another == nil)  // the one just asked for is on its way
+        }
+
+        /// Handed out by an operation finishing inside a busy drainer's `start()` (a dependent
+        /// it made ready), a lone operation goes with a drainer of its own, as on an idle queue.
+        @Test func drainers_anOperationHandedOutFromInsideADrainerGoesWithItsOwn() throws {
+            var machine = QueueStateMachine()
+            let operations = Self.operations(2)
+            let handedOut = operations.map { machine.handOut($0, fromOutside: false) }
+            #expect(handedOut[0]?.first === operations[0])
+            #expect(handedOut[1]?.first === operations[1])
         }
     }
 }
