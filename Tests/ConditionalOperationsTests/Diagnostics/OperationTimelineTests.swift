@@ -29,6 +29,18 @@ extension ConditionalOperationsTests {
             return timeline
         }
 
+        /// `warnings` are one, naming `operations`, its description beginning with `prefix`, and
+        /// the page shows `fragment` of it.
+        static func expectOne(
+            _ warnings: [OperationTimeline.Warning], naming operations: [String], saying prefix: String,
+            page: String, showing fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            #expect(warnings.count == 1, sourceLocation: sourceLocation)
+            #expect(warnings.first?.operations == operations, sourceLocation: sourceLocation)
+            #expect(warnings.first?.description.hasPrefix(prefix) == true, sourceLocation: sourceLocation)
+            #expect(page.contains(fragment), sourceLocation: sourceLocation)
+        }
+
         static func events(of timeline: OperationTimeline) throws -> [[String: Any]] {
             let document = try JSONSerialization.jsonObject(with: timeline.traceEventJSON()) as? [String: Any]
             return try #require(document?["traceEvents"] as? [[String: Any]])
@@ -190,15 +202,12 @@ extension ConditionalOperationsTests {
             waiter.addCondition(MutuallyExclusive(category: "S36 held while waiting"))
             queue.addOperation(waiter)
             await waitUntil(seconds: 10) { !held().isEmpty }
-            let warnings = held()
-            #expect(warnings.count == 1)
-            #expect(
-                warnings.first?.operations == ["AsyncOperation<()> 'holder'", "AsyncOperation<()> 'waiter'"])
-            #expect(
-                warnings.first?.description.hasPrefix(
+            Self.expectOne(
+                held(), naming: ["AsyncOperation<()> 'holder'", "AsyncOperation<()> 'waiter'"],
+                saying:
                     "AsyncOperation<()> 'holder' holds 'S36 held while waiting' while waiting for a slot, "
-                        + "and 1 operation(s) wait for it: AsyncOperation<()> 'waiter'.") == true)
-            #expect(timeline.html().contains("holds 'S36 held while waiting' while waiting for a slot"))
+                    + "and 1 operation(s) wait for it: AsyncOperation<()> 'waiter'.",
+                page: timeline.html(), showing: "holds 'S36 held while waiting' while waiting for a slot")
             busy.finish()
             await waiter.untilFinished()
             #expect(timeline.warnings.isEmpty)
@@ -236,14 +245,11 @@ extension ConditionalOperationsTests {
             await waitUntil(seconds: 10) { timeline.snapshot().held.contains { $0.cancelledAt != nil } }
             #expect(behind().isEmpty)  // cancelled, not yet a second ago
             now.withLock { $0 = 2_000_000_000 }
-            let warnings = behind()
-            #expect(warnings.count == 1)
-            #expect(warnings.first?.operations == ["ProbeOperation 'holder'", "AsyncOperation<()> 'waiter'"])
-            #expect(
-                warnings.first?.description.hasPrefix(
-                    "1 operation(s) wait for 'S36 behind a cancelled one', which ProbeOperation 'holder' "
-                        + "still holds, cancelled 2.0 s ago: AsyncOperation<()> 'waiter'.") == true)
-            #expect(timeline.html().contains("still holds, cancelled 2.0 s ago"))
+            Self.expectOne(
+                behind(), naming: ["ProbeOperation 'holder'", "AsyncOperation<()> 'waiter'"],
+                saying: "1 operation(s) wait for 'S36 behind a cancelled one', which ProbeOperation 'holder' "
+                    + "still holds, cancelled 2.0 s ago: AsyncOperation<()> 'waiter'.",
+                page: timeline.html(), showing: "still holds, cancelled 2.0 s ago")
             holder.finish()
             await waiter.untilFinished()
             #expect(timeline.warnings.isEmpty)
@@ -273,15 +279,12 @@ extension ConditionalOperationsTests {
             }
             #expect(held().isEmpty)  // "beside" has not waited a second
             now.withLock { $0 = 2_000_000_000 }
-            let warnings = held()
-            #expect(warnings.count == 1)
-            #expect(warnings.first?.operations == ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"])
-            #expect(
-                warnings.first?.description.hasPrefix(
+            Self.expectOne(
+                held(), naming: ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"],
+                saying:
                     "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
-                        + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.")
-                    == true)
-            #expect(timeline.html().contains("holds a slot while nothing it runs executes"))
+                    + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.",
+                page: timeline.html(), showing: "holds a slot while nothing it runs executes")
             gate.answer(.satisfied)
             await beside.untilFinished()
             #expect(timeline.warnings.isEmpty)
