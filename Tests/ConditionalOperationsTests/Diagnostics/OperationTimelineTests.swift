@@ -29,6 +29,17 @@ extension ConditionalOperationsTests {
             return timeline
         }
 
+        /// A timeline on a clock the test sets (`now`, in nanoseconds), attached to a new queue.
+        static func onFakeClock() -> (
+            now: Locked<UInt64>, timeline: OperationTimeline, queue: ConditionalOperationQueue
+        ) {
+            let now = Locked<UInt64>(0)
+            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            return (now, timeline, queue)
+        }
+
         /// `warnings` are one, naming `operations`, its description beginning with `prefix`, and
         /// the page shows `fragment` of it.
         static func expectOne(
@@ -125,10 +136,7 @@ extension ConditionalOperationsTests {
         }
 
         @Test func S36_anOperationExecutingFarLongerThanTheRestIsWarnedAbout() async {
-            let now = Locked<UInt64>(0)
-            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
-            let queue = ConditionalOperationQueue()
-            queue.timeline = timeline
+            let (now, timeline, queue) = Self.onFakeClock()
             let quick = AsyncOperation {}
             queue.addOperation(quick)
             await quick.untilFinished()
@@ -217,10 +225,7 @@ extension ConditionalOperationsTests {
         /// when cancelled); "waiter" needs the category: warned about a second after the cancel,
         /// naming both, until the holder finishes.
         @Test func S36_aWaiterBehindACancelledHolderIsWarnedAbout() async throws {
-            let now = Locked<UInt64>(0)
-            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
-            let queue = ConditionalOperationQueue()
-            queue.timeline = timeline
+            let (now, timeline, queue) = Self.onFakeClock()
             let holder = ProbeOperation(.never, finishesWhenCancelled: false)
             holder.name = "holder"
             holder.addCondition(MutuallyExclusive(category: "S36 behind a cancelled one"))
@@ -259,11 +264,8 @@ extension ConditionalOperationsTests {
         /// waits for the slot: warned about once it waited a second, naming both, until the child
         /// runs.
         @Test func S36_aSlotHeldByACompositeThatWaitsIsWarnedAbout() async throws {
-            let now = Locked<UInt64>(0)
-            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
-            let queue = ConditionalOperationQueue()
+            let (now, timeline, queue) = Self.onFakeClock()
             queue.maxConcurrentOperationCount = 1
-            queue.timeline = timeline
             let gate = ManualCondition(name: "gate")
             let child = AsyncOperation(name: "child") {}
             child.addCondition(gate)
@@ -293,10 +295,7 @@ extension ConditionalOperationsTests {
         /// A rate limit's permit is spent when taken: a cancelled holder that goes on running
         /// frees none as it ends, and those waiting for a permit wait for time, not for it.
         @Test func S36_aCancelledHolderOfARatePermitIsNotWarnedAbout() async throws {
-            let now = Locked<UInt64>(0)
-            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
-            let queue = ConditionalOperationQueue()
-            queue.timeline = timeline
+            let (now, timeline, queue) = Self.onFakeClock()
             let rate = RateLimit("S36 spent permit", permits: 1, per: .seconds(600))
             let holder = ProbeOperation(.never, finishesWhenCancelled: false)
             holder.addCondition(rate)
@@ -320,11 +319,8 @@ extension ConditionalOperationsTests {
         /// A group running an operation the timeline does not record (a `BlockOperation`) may be
         /// running it: not warned about as a composite holding a slot while it waits.
         @Test func S36_aGroupRunningAnUnrecordedOperationIsNotWarnedAboutAsWaiting() async throws {
-            let now = Locked<UInt64>(0)
-            let timeline = OperationTimeline(capacity: 100) { now.withLock { $0 } }
-            let queue = ConditionalOperationQueue()
+            let (now, timeline, queue) = Self.onFakeClock()
             queue.maxConcurrentOperationCount = 1
-            queue.timeline = timeline
             let started = Latch()
             let release = DispatchSemaphore(value: 0)
             let group = GroupOperation(operations: [
