@@ -34,9 +34,9 @@ final class ExclusivityController: Sendable {
 
     /// Requests `categories` (keys as conditions give them, ``CategoryKey``) for `requester`.
     /// Returns ``Acquisition/granted`` when they are all held at once; otherwise `grant` runs once
-    /// they are, outside the lock. A request `requester` still had is given back first. A key giving a category or a
-    /// rate limit another limit or rate than the first one given stops the program naming
-    /// `operation` (S13).
+    /// they are, outside the lock. A request `requester` still had is given back first. A key
+    /// giving a category or a rate limit another limit or rate than the first one given stops the
+    /// program naming `operation` (S13).
     @discardableResult
     func acquire(
         _ categories: Set<String>, for requester: ObjectIdentifier, operation: ConditionalOperation? = nil,

@@ -73,14 +73,19 @@ extension OperationTimeline {
         }
     }
 
-    /// The operations waiting for what `holder` holds, and the names of those categories.
+    /// Who waits for what `holder` holds, as a warning names them: the holder, the waiters (none:
+    /// `nil`) and the categories waited for.
     private static func waiting(
-        for holder: TimelineSnapshot.Holder, among waiters: [String: [Int]]
-    ) -> (tracks: [Int], names: String) {
+        for holder: TimelineSnapshot.Holder, among waiters: [String: [Int]], in snapshot: TimelineSnapshot
+    ) -> (holder: String, waiters: [String], categories: String)? {
         let lines = holder.keys.compactMap(line(of:))
         let tracks = Set(lines.flatMap { waiters[$0] ?? [] }).subtracting([holder.track]).sorted()
+        guard !tracks.isEmpty else { return nil }
         let held = holder.keys.filter { line(of: $0).map { waiters[$0] != nil } ?? false }
-        return (tracks, ExclusivityController.unscopedNames(held).map { "'\($0)'" }.joined(separator: ", "))
+        return (
+            snapshot.tracks[holder.track].name, tracks.map { snapshot.tracks[$0].name },
+            ExclusivityController.unscopedNames(held).map { "'\($0)'" }.joined(separator: ", ")
+        )
     }
 
     /// Each running operation that holds a category while its open span is a wait, and has
@@ -92,10 +97,9 @@ extension OperationTimeline {
             open.filter { !$0.kind.isNested }.map { ($0.track, $0.kind) }, uniquingKeysWith: { $1 })
         return snapshot.held.compactMap { holder in
             guard let wait = waits[holder.track], wait == .slot || wait == .dependencies else { return nil }
-            let (behind, held) = waiting(for: holder, among: waiters)
-            guard !behind.isEmpty else { return nil }
-            let name = snapshot.tracks[holder.track].name
-            let names = behind.map { snapshot.tracks[$0].name }
+            guard let (name, names, held) = waiting(for: holder, among: waiters, in: snapshot) else {
+                return nil
+            }
             return Warning(
                 kind: .categoryHeldWhileWaiting, operations: [name] + names,
                 description:
@@ -113,10 +117,9 @@ extension OperationTimeline {
             guard let cancelledAt = holder.cancelledAt else { return nil }
             let since = snapshot.now &- min(cancelledAt, snapshot.now)
             guard since >= patience else { return nil }
-            let (behind, held) = waiting(for: holder, among: waiters)
-            guard !behind.isEmpty else { return nil }
-            let name = snapshot.tracks[holder.track].name
-            let names = behind.map { snapshot.tracks[$0].name }
+            guard let (name, names, held) = waiting(for: holder, among: waiters, in: snapshot) else {
+                return nil
+            }
             return Warning(
                 kind: .waitingBehindCancelled, operations: [name] + names,
                 description: "\(names.count) operation(s) wait for \(held), which \(name) "

@@ -112,11 +112,11 @@ public final class OperationTimeline: Sendable {
             let elapsed = UInt64(since.seconds() * 1e9)
             recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
         case .waitingForCategories(let categories, let ahead):
-            recording.openNested(.categories, reason: .categories(categories.sorted(), ahead: ahead), at: now)
+            recording.openNested(.categories, reason: .categories(Array(categories), ahead: ahead), at: now)
         case .joined(let type, let name):
             recording.joined(.joined(type, name: name), at: now)
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
-            recording.acquired(categories.sorted(), at: now)
+            recording.acquired(Array(categories), at: now)
         }
     }
 

@@ -40,8 +40,8 @@ struct TimelineSpan: Sendable {
     indirect enum Reason: Sendable {
         case none
         case condition(any OperationCondition, OperationConditionResult)
-        /// The keys the operation asked for (a limit or rate after the name): their names are
-        /// shown when exported. `ahead`: how many requests were ahead of it in the longest of
+        /// The keys the operation asked for (a limit or rate after the name), in no order: their
+        /// names are shown, sorted, when exported. `ahead`: how many requests were ahead of it in the longest of
         /// their lines as it began to wait, holders included.
         case categories([String], ahead: Int)
         /// The operation it joined: its type and `name`, named as diagnoses name it when exported.
