@@ -359,6 +359,14 @@ extension OperationStateMachine {
         admissionMarks.beginDeallocation()
         return takeDeferredDependencies()
     }
+
+    /// What the deinit, alone with the machine, reads before deciding whether it has work.
+    /// `mutating` so that the operation's stored machine is read in place: read through a
+    /// getter, it was copied whole (each of its references retained, then released) in every
+    /// operation's deinit.
+    mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
+        (hasCoalescingEntry, readinessHint == .deferred)
+    }
 }
 
 extension OperationStateMachine.Execution {

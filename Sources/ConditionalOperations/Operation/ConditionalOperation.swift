@@ -61,11 +61,10 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // before it was admitted, which never listed it (``OperationStateMachine/deferDependency(_:)``).
         // S27: an operation given a coalescing key takes its entry with it (no lock: deinit is alone).
         // A joiner's own dependencies were never listed either (S33).
-        var neverListed =
-            lockedMachine.hasCoalescingEntry ? CoalescingEntries.remove(ObjectIdentifier(self)) : []
-        var dependencies = super.dependencies
         // Alone here: the machine is read without its lock, on every platform the same way.
-        let holdsBackDependencies = lockedMachine.readinessHint == .deferred
+        let (hasCoalescingEntry, holdsBackDependencies) = lockedMachine.deallocationFacts()
+        var neverListed = hasCoalescingEntry ? CoalescingEntries.remove(ObjectIdentifier(self)) : []
+        var dependencies = super.dependencies
         guard !dependencies.isEmpty || !neverListed.isEmpty || holdsBackDependencies else { return }
         neverListed.append(contentsOf: machine.withLock { $0.beginDeallocation() })
         // In the order Foundation keeps them: its search for each then stops at the first. Not the
