@@ -38,6 +38,8 @@ extension OperationStateMachine {
     /// The dependencies Foundation does not list the operation in yet, each once.
     var deferredDependencies: [Foundation.Operation] {
         guard case .initialized(_, let deferred) = phase, !deferred.isEmpty else { return [] }
+        // A chain's one dependency is listed without a set made for it, under the lock.
+        if deferred.count == 1 { return deferred }
         var seen = Set<ObjectIdentifier>()
         return deferred.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
