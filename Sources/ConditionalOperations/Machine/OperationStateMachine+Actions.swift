@@ -18,15 +18,14 @@ extension OperationStateMachine {
     /// The work an action leaves to the runner, once unlocked: at most one step of each concern,
     /// taken in this order (``ConditionalOperation/perform(_:)`` switches over each).
     ///
-    /// Events combine their steps (a cancel queues `didCancel`, withdraws a category request and
-    /// makes the operation ready): two different steps of one concern would be a contradiction,
-    /// and stop the process naming both.
-    struct Followup: Equatable, ExpressibleByArrayLiteral {
+    /// An event builds it once, each concern given once (``followup(releasing:told:_:)``): there
+    /// is no way to merge two, so two steps of one concern cannot be written down.
+    struct Followup: Equatable {
         /// Give back (or withdraw the request for) the exclusivity categories.
-        private(set) var releasesCategories = false
-        private(set) var readiness: Readiness?
-        private(set) var delivery: Delivery?
-        private(set) var running: Running?
+        let releasesCategories: Bool
+        let readiness: Readiness?
+        let delivery: Delivery?
+        let running: Running?
 
         enum Readiness: Equatable {
             /// The operation is ready: this queue, which held it, takes it from here.
@@ -77,6 +76,8 @@ extension OperationStateMachine {
             case executeNow
         }
 
+        /// No step at all.
+        static let nothing = Followup()
         static let releaseCategories = Followup(releasesCategories: true)
         static func handOver(to queue: ConditionalOperationQueue) -> Followup {
             Followup(readiness: .handOver(queue))
@@ -91,7 +92,8 @@ extension OperationStateMachine {
         static let launchLater = Followup(running: .launchLater)
         static let executeNow = Followup(running: .executeNow)
 
-        private init(
+        /// One step of each concern, or none.
+        init(
             releasesCategories: Bool = false, readiness: Readiness? = nil, delivery: Delivery? = nil,
             running: Running? = nil
         ) {
@@ -101,32 +103,66 @@ extension OperationStateMachine {
             self.running = running
         }
 
-        init(arrayLiteral followups: Followup...) {
-            self.init(releasesCategories: false)
-            for followup in followups { self = union(followup) }
-        }
-
         var isEmpty: Bool { !releasesCategories && readiness == nil && delivery == nil && running == nil }
 
         /// The queue that takes the operation over (``Readiness/handOver(_:)``), if any.
         var queue: ConditionalOperationQueue? {
             if case .handOver(let queue) = readiness { queue } else { nil }
         }
+    }
 
-        /// The steps of both.
-        func union(_ other: Followup) -> Followup {
-            Followup(
-                releasesCategories: releasesCategories || other.releasesCategories,
-                readiness: Self.either(readiness, other.readiness),
-                delivery: Self.either(delivery, other.delivery),
-                running: Self.either(running, other.running))
-        }
+    /// What becoming ready calls for (``becomeReady(_:context:)``): a step towards the queue or
+    /// Foundation, or the launch of a `start()` made before.
+    enum ReadyStep: Equatable {
+        /// A step of readiness, or none (the answer to the query is the news).
+        case readiness(Followup.Readiness?)
+        /// `start()` was called, from a context that cannot run the operation: launch it on another
+        /// thread.
+        case launchLater
+        case launched(Launch)
+    }
 
-        private static func either<Step: Equatable>(_ lhs: Step?, _ rhs: Step?) -> Step? {
-            guard let lhs, let rhs, lhs != rhs else { return lhs ?? rhs }
-            fatalError(
-                "Followup: both \(lhs) and \(rhs) asked of the runner, which takes one step of each concern")
+    /// What launching a started, ready operation calls for (``launch()``).
+    enum Launch: Equatable {
+        /// It drains what it runs first (S11).
+        case drain
+        /// Nobody to tell of the start: `execute()` at once, on this thread.
+        case executeNow
+        /// Its start or its finish was queued; `deliverer`: the caller became the one delivering.
+        case queued(deliverer: Bool)
+    }
+
+    /// The followup of an event, each concern given once: `releasing` the categories (a request
+    /// withdrawn, ``abandonConditions()``), `told`: the caller became the deliverer of a callback
+    /// the event queued, and the `step` of becoming ready. The delivery is whether the caller
+    /// delivers, whoever queued: the start, if it is next, is announced first.
+    ///
+    /// `mutating` though it changes nothing: an event's steps change the machine, and a
+    /// non-mutating call would read the machine before its arguments were taken (a launch given
+    /// as an argument would be unseen). Mutating, the compiler rejects such an argument: each
+    /// step is taken first, into a constant.
+    mutating func followup(releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil))
+        -> Followup
+    {
+        var delivers = told
+        let readiness: Followup.Readiness?
+        let running: Followup.Running?
+        switch step {
+        case .readiness(let step):
+            (readiness, running) = (step, nil)
+        case .launchLater:
+            (readiness, running) = (nil, .launchLater)
+        case .launched(.drain):
+            (readiness, running) = (nil, .drain)
+        case .launched(.executeNow):
+            (readiness, running) = (nil, .executeNow)
+        case .launched(.queued(let deliverer)):
+            (readiness, running) = (nil, nil)
+            delivers = delivers || deliverer
         }
+        return Followup(
+            releasesCategories: releasing, readiness: readiness,
+            delivery: delivers ? (effects.startIsNext ? .announceStart : .deliver) : nil, running: running)
     }
 
     /// Who is moving the operation towards `ready`, which decides what becoming ready calls for.

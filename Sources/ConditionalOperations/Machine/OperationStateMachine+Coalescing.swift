@@ -90,9 +90,9 @@ extension OperationStateMachine {
             guard !cancelled else {
                 markCancelled(adding: nil)
                 let told = queueEffect(.didCancel(errors))
-                return .adopt(told.union(becomeReady(.execute, context: .callback)))
+                return .adopt(followup(told: told, becomeReady(.execute, context: .callback)))
             }
-            return .adopt(becomeReady(skipped ? .skipped : .joined, context: .callback))
+            return .adopt(followup(becomeReady(skipped ? .skipped : .joined, context: .callback)))
         case .ready, .executing, .draining, .finishing, .finished:
             // Its own cancel or early finish came first: it ends on its own.
             return .ignored

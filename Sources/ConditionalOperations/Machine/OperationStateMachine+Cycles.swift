@@ -23,11 +23,12 @@ extension OperationStateMachine {
         case .initialized, .pending, .evaluating, .acquiring, .joining:
             // Its dependencies (or the operation it joined, S27) would never finish: ready now, it
             // finishes once started.
-            guard isFinishRequested else { return [] }
-            return abandonConditions().union(becomeReady(.execute, context: .cancel))
+            guard isFinishRequested else { return .nothing }
+            let withdraws = abandonConditions()
+            return followup(releasing: withdraws, becomeReady(.execute, context: .cancel))
         case .ready, .executing, .draining, .finishing, .finished:
             // Ready already.
-            return []
+            return .nothing
         }
     }
 }

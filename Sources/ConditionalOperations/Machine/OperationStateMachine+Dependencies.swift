@@ -95,7 +95,7 @@ extension OperationStateMachine {
             return .readDependencies(.unasked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled meanwhile.
-            return .answer(true, [])
+            return .answer(true, .nothing)
         case .initialized, .pending, .evaluating, .acquiring, .joining:
             fatalError("dependenciesRegistered in phase \(phase): nothing was being added")
         }

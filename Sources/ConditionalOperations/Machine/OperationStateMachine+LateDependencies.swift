@@ -18,24 +18,24 @@ extension OperationStateMachine {
         switch phase {
         case .initialized, .pending:
             // Waiting for its dependencies: Foundation counts this one with the others.
-            return []
+            return .nothing
         case .evaluating, .acquiring:
             // Becoming ready will not be enough (unless cancelled: as in Foundation, it then waits for nothing).
             if !isCancelled { record(.lateDependency) }
-            return []
+            return .nothing
         case .ready where isCancelled || isStartRequested && !requests.contains(.lateDependency):
             // Cancelled: it waits for nothing. Started: it is launching already.
-            return []
+            return .nothing
         case .ready:
             // Its owner checks at the start; a plain queue may have stored `true`: tell it again.
             record(.lateDependency)
-            return owner == nil && !isStartRequested ? .announceReady : []
+            return owner == nil && !isStartRequested ? .announceReady : .nothing
         case .joining:
             // It waits for the operation it joined, not for dependencies (S27).
-            return []
+            return .nothing
         case .executing, .draining, .finishing, .finished:
             // Started: too late, as in Foundation.
-            return []
+            return .nothing
         }
     }
 
@@ -88,7 +88,7 @@ extension OperationStateMachine {
         case .ready:
             // Every dependency finished, or a cancel let go of them.
             record(.start)
-            return .launched(launch())
+            return .launched(followup(.launched(launch())))
         case .initialized, .pending, .evaluating, .acquiring, .joining, .executing, .draining, .finishing,
             .finished:
             fatalError("startChecked in phase \(phase): only a ready operation checks its dependencies")
@@ -99,10 +99,10 @@ extension OperationStateMachine {
     /// or its readiness, calls for now. `declined`: its owner's start was declined.
     mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
         // The owner still holds it to start it, unless it declined a start: then it is handed over.
-        if let owner { return declined ? .handOver(to: owner) : [] }
-        if isStartRequested { return context.canLaunch ? launch() : .launchLater }
+        if let owner { return declined ? .handOver(to: owner) : .nothing }
+        if isStartRequested { return followup(context.canLaunch ? .launched(launch()) : .launchLater) }
         guard context.answersQuery else { return .announceReady }
-        return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
+        return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : .nothing
     }
 
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled

@@ -67,7 +67,8 @@ extension OperationStateMachine {
             admission.admit(by: queue)
             if case .initialized(let requests, _) = phase { enter(.pending(.unasked, requests)) }
             return .held(
-                queryReadiness(dependenciesFinished: dependenciesFinished ? true : nil, context: .admission))
+                stepTowardsReady(
+                    dependenciesFinished: dependenciesFinished ? true : nil, stage: nil, context: .admission))
         case .ready:
             // Readiness queries made it ready before it was added.
             admission.admit(by: queue)
@@ -134,6 +135,14 @@ extension OperationStateMachine {
     mutating func queryReadiness(
         dependenciesFinished: Bool?, stage: ConditionDependencies? = nil, context: Context
     ) -> ReadinessAction {
+        stepTowardsReady(dependenciesFinished: dependenciesFinished, stage: stage, context: context)
+    }
+
+    /// The step of a query (``queryReadiness(dependenciesFinished:stage:context:)``), which
+    /// admission takes too: a step the events share, not an event.
+    private mutating func stepTowardsReady(
+        dependenciesFinished: Bool?, stage: ConditionDependencies?, context: Context
+    ) -> ReadinessAction {
         switch phase {
         case .initialized(let requests, let deferred) where !deferred.isEmpty:
             // Admitted: its deferred dependencies are added to Foundation before it answers.
@@ -166,23 +175,23 @@ extension OperationStateMachine {
                 true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
         case .ready where isStartRequested:
             // Started: nothing to announce.
-            return .answer(true, [])
+            return .answer(true, .nothing)
         case .ready where announcements.isUnannounced:
             // Its announcement changes the answer (``ReadinessAnnouncements``).
             return notReady()
         case .ready:
             // The queue's re-test: a stale answer may be stored (``ReadinessAnnouncements``).
-            return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : [])
+            return .answer(true, announcements.queriedWhileReady() ? .reannounceNow : .nothing)
         case .executing, .draining, .finishing, .finished:
             // Past ready.
-            return .answer(true, [])
+            return .answer(true, .nothing)
         }
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
     mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
-        return .answer(false, [])
+        return .answer(false, .nothing)
     }
 
     /// Every dependency finished: ask for condition dependencies (once), else evaluate the conditions.
@@ -190,7 +199,7 @@ extension OperationStateMachine {
         -> ReadinessAction
     {
         if isFinishRequested || conditions.isEmpty && categories.isEmpty {
-            return .answer(true, becomeReady(.execute, context: context))
+            return .answer(true, followup(becomeReady(.execute, context: context)))
         }
         if conditions.isEmpty {  // categories alone: acquire them
             return conditionsAnswered(.execute, context: context)
@@ -226,7 +235,7 @@ extension OperationStateMachine {
             return .readDependencies(.asked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
-            return .answer(true, [])
+            return .answer(true, .nothing)
         case .initialized, .pending(.registering, _), .pending(.unasked, _), .pending(.asked, _), .evaluating,
             .acquiring, .joining:
             fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
@@ -251,13 +260,13 @@ extension OperationStateMachine {
                 evaluation.isInline = false
                 enter(.evaluating(evaluation, requests))
                 if context.answersQuery { announcements.answeredNotReady() }
-                return .answer(false, [])
+                return .answer(false, .nothing)
             }
             admission.takeConditions()  // S2: let go of after evaluation; the caller still holds them
             return conditionsAnswered(evaluation.verdict, context: context)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while they answered.
-            return .answer(true, [])
+            return .answer(true, .nothing)
         case .initialized, .pending, .acquiring, .joining:
             fatalError("endInlineEvaluation in phase \(phase): nothing was being evaluated")
         }
@@ -276,7 +285,7 @@ extension OperationStateMachine {
         case .evaluating(var evaluation, let requests):
             // A repeated answer is counted once (S2).
             guard evaluation.answered.insert(index) else {
-                return EvaluatedAction(readiness: .answer(false, []))
+                return EvaluatedAction(readiness: .answer(false, .nothing))
             }
             if hasEventSinks, conditions.indices.contains(index) {
                 tellSinks(.conditionEvaluated(conditions[index], result, since: evaluation.began))
@@ -291,7 +300,7 @@ extension OperationStateMachine {
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
                 enter(.evaluating(evaluation, requests))
-                return EvaluatedAction(readiness: .answer(false, []))
+                return EvaluatedAction(readiness: .answer(false, .nothing))
             }
             let dropped = admission.takeConditions()
             return EvaluatedAction(
@@ -299,10 +308,10 @@ extension OperationStateMachine {
             )
         case .acquiring:
             // A repeated answer after the last one: ignored (S2).
-            return EvaluatedAction(readiness: .answer(false, []))
+            return EvaluatedAction(readiness: .answer(false, .nothing))
         case .ready, .executing, .draining, .finishing, .finished:
             // A late answer after a cancel or an early finish: ignored.
-            return EvaluatedAction(readiness: .answer(true, []))
+            return EvaluatedAction(readiness: .answer(true, .nothing))
         case .initialized, .pending, .joining:
             fatalError("conditionEvaluated in phase \(phase): no condition was handed out")
         }
@@ -311,7 +320,7 @@ extension OperationStateMachine {
     /// Every condition answered: acquire the categories if it will execute, else it is ready.
     private mutating func conditionsAnswered(_ verdict: Verdict, context: Context) -> ReadinessAction {
         guard verdict == .execute, !categories.isEmpty else {
-            return .answer(true, becomeReady(verdict, context: context))
+            return .answer(true, followup(becomeReady(verdict, context: context)))
         }
         enter(.acquiring(Acquisition(), requests))
         stampRequest.ask(.time)
@@ -325,11 +334,11 @@ extension OperationStateMachine {
             // Granted from another thread before the request returned: the requester reports it.
             acquisition.isGranted = true
             enter(.acquiring(acquisition, requests))
-            return .answer(false, [])
+            return .answer(false, .nothing)
         case .acquiring(let acquisition, _):
             // Granted later: ready now.
             if hasEventSinks { tellSinks(.acquiredCategories(categories, since: acquisition.began)) }
-            return .answer(true, becomeReady(.execute, context: .callback))
+            return .answer(true, followup(becomeReady(.execute, context: .callback)))
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished while waiting: hand the categories on at once.
             return .answer(true, .releaseCategories)
@@ -347,7 +356,7 @@ extension OperationStateMachine {
         case .acquiring(let acquisition, _) where requested == .granted || acquisition.isGranted:
             // Granted: ready.
             if hasEventSinks { tellSinks(.grantedCategories(categories)) }
-            return .answer(true, becomeReady(.execute, context: context))
+            return .answer(true, followup(becomeReady(.execute, context: context)))
         case .acquiring(var acquisition, let requests):
             // Waiting: the grant will make it ready.
             if hasEventSinks, case .waits(let ahead) = requested {
@@ -356,7 +365,7 @@ extension OperationStateMachine {
             acquisition.isInline = false
             enter(.acquiring(acquisition, requests))
             if context.answersQuery { announcements.answeredNotReady() }
-            return .answer(false, [])
+            return .answer(false, .nothing)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled or finished early while requesting: it never executes. Nobody else gives
             // back a request made after the cancel withdrew nothing (``abandonConditions()``).

@@ -39,7 +39,7 @@ extension OperationStateMachine {
             return .checkDependencies
         case .ready:
             record(.start)
-            return .launched(launch())
+            return .launched(followup(.launched(launch())))
         case .executing, .draining, .finishing, .finished:
             // Only a start gets there: this is the second.
             return .misuse
@@ -50,17 +50,18 @@ extension OperationStateMachine {
     mutating func launchDeferred() -> Followup {
         switch phase {
         case .ready:
-            return launch()
+            return followup(.launched(launch()))
         case .executing, .draining, .finishing, .finished:
             // A cancel launched it meanwhile.
-            return []
+            return .nothing
         case .initialized, .pending, .evaluating, .acquiring, .joining:
             fatalError("launchDeferred in phase \(phase): only a ready operation launches")
         }
     }
 
-    /// Started and ready: execute, or finish (or drain) without executing.
-    mutating func launch() -> Followup {
+    /// Started and ready: execute, or finish (or drain) without executing. A step the events
+    /// that launch share (``Launch``), not an event: the runner never calls it.
+    mutating func launch() -> Launch {
         guard case .ready(let verdict, let requests) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
@@ -75,7 +76,7 @@ extension OperationStateMachine {
                 enter(.draining(ending, requests))
                 return .drain
             }
-            return queueFinish(ending)
+            return .queued(deliverer: queueFinish(ending))
         }
         if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
@@ -87,7 +88,7 @@ extension OperationStateMachine {
         enter(.executing(.due(onAnotherThread: effects.isDelivering)))
         // Queued, so that `isExecuting` answers `false` until the start is announced
         // (``startAnnounced()``); at the head of an idle queue, its deliverer announces it at once.
-        return queueEffect(.didStart).isEmpty ? [] : .announceStart
+        return .queued(deliverer: queueEffect(.didStart))
     }
 
     /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
@@ -124,29 +125,30 @@ extension OperationStateMachine {
             // joiner, the operation it joined: S27).
             markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
-            let abandoned = abandonConditions()
+            let withdraws = abandonConditions()
             return .cancelled(
-                told.union(abandoned).union(becomeReady(.execute, context: .cancel)))
+                followup(releasing: withdraws, told: told, becomeReady(.execute, context: .cancel)))
         case .ready:
             // S4: a start made already launches it, else a queue is told again that it is ready
             // (its owner, if it declined a start for a dependency added late: S9).
             markCancelled(adding: error)
             let declined = dropLateDependencies()
             let told = queueEffect(.didCancel(errors))
-            if isStartRequested { return .cancelled(told.union(launch())) }
-            return .cancelled(told.union(declined.map { .handOver(to: $0) } ?? .announceReady))
+            if isStartRequested { return .cancelled(followup(told: told, .launched(launch()))) }
+            return .cancelled(followup(told: told, .readiness(declined.map { .handOver($0) } ?? .announce)))
         case .executing(let execution):
             // S5: it finishes at once, unless it asked to finish itself; before `execute()` was
             // called (`didStart` is being delivered), without executing (S1).
             markCancelled(adding: error)
             let told = queueEffect(.didCancel(errors))
-            guard finishesWhenCancelled else { return .cancelled(told) }
+            guard finishesWhenCancelled else { return .cancelled(followup(told: told)) }
             let ending: Ending = execution.isCalled ? .executed : .cancelledAsItStarted
-            return .cancelled(told.union(queueFinish(ending, thread: execution.thread)))
+            let delivers = queueFinish(ending, thread: execution.thread)
+            return .cancelled(followup(told: told || delivers))
         case .draining:
             // It finishes once what it runs finished.
             markCancelled(adding: error)
-            return .cancelled(queueEffect(.didCancel(errors)))
+            return .cancelled(followup(told: queueEffect(.didCancel(errors))))
         case .finishing, .finished:
             // Finishing began: a cancel changes nothing, and its error is not recorded.
             return .ignored
@@ -177,7 +179,7 @@ extension OperationStateMachine {
             guard !finishRequested else { return .ignored }
             outcome.record(contentsOf: new)
             enter(.executing(.draining(finishRequested: true)))
-            return .deferred([])
+            return .deferred(.nothing)
         case .executing(let execution):
             // The usual end of the work; before `execute()` was called (`didStart` is being
             // delivered), an end without executing (S1), where a cancel that came first still
@@ -186,7 +188,7 @@ extension OperationStateMachine {
             let ending: Ending =
                 execution.isCalled ? .executed : .launchedWithoutExecuting(isCancelled: isCancelled)
             guard effects.beginDeliveringIfIdle() else {
-                return .finishing(queueFinish(ending, thread: execution.thread))
+                return .finishing(followup(told: queueFinish(ending, thread: execution.thread)))
             }
             dropOfferedCancelErrors()
             enter(.finishing(ending, thread: execution.thread))
@@ -196,15 +198,15 @@ extension OperationStateMachine {
             guard !isFinishRequested else { return .ignored }
             record(.finish)
             outcome.record(contentsOf: new)
-            return .deferred([])
+            return .deferred(.nothing)
         case .evaluating, .acquiring, .joining:
             // S6: recorded, and ready at once: its conditions and categories (or the operation
             // it joined, S27) are abandoned.
             guard !isFinishRequested else { return .ignored }
             record(.finish)
             outcome.record(contentsOf: new)
-            let abandoned = abandonConditions()
-            return .deferred(abandoned.union(becomeReady(.execute, context: .cancel)))
+            let withdraws = abandonConditions()
+            return .deferred(followup(releasing: withdraws, becomeReady(.execute, context: .cancel)))
         case .finishing, .finished:
             // S6: the first finish wins.
             return .ignored
@@ -216,8 +218,8 @@ extension OperationStateMachine {
     mutating func produce(_ operation: Foundation.Operation) -> Followup {
         // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
         // (`finishesWhenCancelled == false`) has its produced operations run, untold.
-        guard state < .finishing, !isCancelled else { return [] }
-        return queueEffect(.didProduce(operation))
+        guard state < .finishing, !isCancelled else { return .nothing }
+        return followup(told: queueEffect(.didProduce(operation)))
     }
 
     enum PlaceProducedAction: Equatable {
@@ -341,11 +343,11 @@ extension OperationStateMachine {
         case .draining(let ending, _):
             // Started without executing: it finishes the way it was started.
             outcome.record(contentsOf: new)
-            return queueFinish(ending)
+            return followup(told: queueFinish(ending))
         case .executing(.draining):
             // Cancelled or finished as it started: `didStart` was told, `execute()` was not called.
             outcome.record(contentsOf: new)
-            return queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled))
+            return followup(told: queueFinish(.launchedWithoutExecuting(isCancelled: isCancelled)))
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing(.due),
             .executing(.called),
             .finishing, .finished:

@@ -340,13 +340,14 @@ struct OperationStateMachine {
 
     // MARK: Shared steps
 
-    /// Queues a callback; the caller delivers it if nobody is delivering.
-    mutating func queueEffect(_ effect: Effect) -> Followup {
+    /// Queues a callback; returns whether the caller becomes its deliverer (nobody was delivering).
+    mutating func queueEffect(_ effect: Effect) -> Bool {
         if hasEventSinks { noteCallback(effect) }
-        return effects.append(effect) ? .deliver : []
+        return effects.append(effect)
     }
 
-    mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Followup {
+    /// Enters `finishing` and queues the finishing callback; returns whether the caller delivers it.
+    mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
         dropOfferedCancelErrors()
         enter(.finishing(ending, thread: thread))
         return queueEffect(finishEffect(ending))
@@ -363,26 +364,27 @@ struct OperationStateMachine {
     /// A request still being made (inline) is not withdrawn here: the requester makes it outside
     /// the lock, maybe only after this withdrawal and the finish's release both ran, and would then
     /// hold the categories for good. It gives them back itself once its request returned
-    /// (``endInlineAcquisition(_:context:)``), granted or not.
-    mutating func abandonConditions() -> Followup {
-        guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return [] }
-        return .releaseCategories  // withdraw the request waiting in line
+    /// (``endInlineAcquisition(_:context:)``), granted or not. Returns whether the request
+    /// waiting in line is to be withdrawn.
+    mutating func abandonConditions() -> Bool {
+        guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return false }
+        return true  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
-    mutating func becomeReady(_ verdict: Verdict, context: Context) -> Followup {
+    mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
         enter(.ready(verdict, requests))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
             // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).
-            return context.isAdmission ? .admitted : .handOver(to: owner)
+            return .readiness(context.isAdmission ? .admitted : .handOver(owner))
         }
-        if isStartRequested { return context.canLaunch ? launch() : .launchLater }
+        if isStartRequested { return context.canLaunch ? .launched(launch()) : .launchLater }
         guard context.answersQuery else {
             announcements.becameReadyUnannounced()
-            return .announceReady
+            return .readiness(.announce)
         }
-        return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : []
+        return .readiness(announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : nil)
     }
 }

@@ -346,7 +346,8 @@ extension ConditionalOperationsTests {
             (.pendingAsking, .deliver),
             (.evaluating, .deliver), (.requesting, .deliver), (.acquiring, .deliver), (.ready, .deliver),
             (.executing, .deliver),
-            (.draining, .deliver), (.finishing, Machine.Followup()), (.finished, Machine.Followup()),
+            (.draining, .deliver), (.finishing, Machine.Followup.nothing),
+            (.finished, Machine.Followup.nothing),
         ])
         func S10_aProducedOperationIsToldUntilFinishingBegins(given: Given, followup: Machine.Followup) {
             var machine = Self.machine(given)
@@ -386,10 +387,10 @@ extension ConditionalOperationsTests {
 
         @Test(arguments: [
             (Given.pendingStarted, "executing(execute due)", Machine.Followup.announceStart),
-            (.executing, "executing", Machine.Followup()),
-            (.draining, "draining [start, finish]", Machine.Followup()),
-            (.finishing, "finishing(executed)", Machine.Followup()),
-            (.finished, "finished", Machine.Followup()),
+            (.executing, "executing", Machine.Followup.nothing),
+            (.draining, "draining [start, finish]", Machine.Followup.nothing),
+            (.finishing, "finishing(executed)", Machine.Followup.nothing),
+            (.finished, "finished", Machine.Followup.nothing),
         ])
         func S4_aStartMadeBeforeReadyLaunchesOnceReadyUnlessSomethingElseDid(
             given: Given, next: String, followup: Machine.Followup
