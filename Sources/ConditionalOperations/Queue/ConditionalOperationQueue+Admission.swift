@@ -25,7 +25,7 @@ extension ConditionalOperationQueue {
                     timeline.record(
                         conditional, parent: preparation.timelineParent, queue: ObjectIdentifier(self))
                 } else if let parent = preparation.timelineParent {
-                    timeline.runsUnrecorded(parent)
+                    timeline.runsUnrecorded(operation, under: parent)
                 }
             }
             // S21: it finishes without running.

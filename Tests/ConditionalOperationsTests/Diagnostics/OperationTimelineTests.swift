@@ -340,6 +340,38 @@ extension ConditionalOperationsTests {
             await beside.untilFinished()
         }
 
+        /// Once the operations it runs that the timeline does not record finished, a group that
+        /// waits is warned about again: what it still runs, the timeline sees.
+        @Test func S36_aGroupWhoseUnrecordedOperationsFinishedIsWarnedAboutAsWaiting() async throws {
+            let (now, timeline, queue) = Self.onFakeClock()
+            queue.maxConcurrentOperationCount = 1
+            let plain = BlockOperation {}
+            let gate = ManualCondition(name: "gate")
+            let child = AsyncOperation(name: "child") {}
+            child.addCondition(gate)
+            child.addDependency(plain)
+            let group = GroupOperation(operations: [plain, child])
+            group.name = "group"
+            queue.addOperation(group)
+            try await gate.waitUntilEvaluated(timeout: .seconds(10))
+            await waitUntil(seconds: 10) {
+                timeline.snapshot().tracks.allSatisfy { $0.unrecordedRunning == 0 }
+            }
+            let beside = AsyncOperation(name: "beside") {}
+            queue.addOperation(beside)
+            try await beside.waitUntil(.ready, timeout: .seconds(10))
+            now.withLock { $0 = 2_000_000_000 }
+            Self.expectOne(
+                timeline.warnings.filter { $0.kind == .slotHeldByWaitingComposite },
+                naming: ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"],
+                saying:
+                    "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
+                    + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.",
+                page: timeline.html(), showing: "holds a slot while nothing it runs executes")
+            gate.answer(.satisfied)
+            await beside.untilFinished()
+        }
+
         /// Waiting for a slot of another queue is not waiting beside a composite, though one
         /// timeline records both queues.
         @Test func S36_aSlotWaitOnAnotherQueueIsNotBesideAComposite() async throws {

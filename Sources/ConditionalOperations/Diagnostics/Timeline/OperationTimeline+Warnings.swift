@@ -140,7 +140,8 @@ extension OperationTimeline {
         let runningSomething = Set(executing.compactMap { snapshot.tracks[$0].parent })
         return executing.sorted().compactMap { composite in
             let track = snapshot.tracks[composite]
-            guard isComposite(track.type), !track.runsUnrecorded, !runningSomething.contains(composite),
+            guard isComposite(track.type), track.unrecordedRunning == 0,
+                !runningSomething.contains(composite),
                 let queue = track.queue
             else { return nil }
             let beside = slotWaits.filter { snapshot.tracks[$0.track].queue == queue }.map(\.track)

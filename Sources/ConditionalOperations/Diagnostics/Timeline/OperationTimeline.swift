@@ -94,9 +94,13 @@ public final class OperationTimeline: Sendable {
         state.withLock { $0.addTrack(type: type, name: name, parent: parent, queue: queue) }
     }
 
-    /// The composite of track `parent` runs an operation the timeline does not record.
-    func runsUnrecorded(_ parent: Int) {
-        state.withLock { $0.tracks[parent].runsUnrecorded = true }
+    /// The composite of track `parent` runs `operation`, which the timeline does not record,
+    /// until it finished.
+    func runsUnrecorded(_ operation: Foundation.Operation, under parent: Int) {
+        state.withLock { $0.tracks[parent].unrecordedRunning += 1 }
+        FinishWatcher(watching: operation) { [self] in
+            state.withLock { $0.tracks[parent].unrecordedRunning -= 1 }
+        }
     }
 
     /// The operation of `recording` changed state.

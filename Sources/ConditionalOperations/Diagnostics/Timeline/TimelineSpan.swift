@@ -69,9 +69,9 @@ struct TimelineTrack: Sendable {
     /// The queue that admitted it (a group's own queue for its children), if one did: those
     /// waiting for a slot beside it wait for one of that queue.
     let queue: ObjectIdentifier?
-    /// It is a composite that runs operations the timeline does not record (not
-    /// `ConditionalOperation`s): whether they execute is unknown.
-    var runsUnrecorded = false
+    /// It is a composite running this many operations the timeline does not record (not
+    /// `ConditionalOperation`s) that have not finished: whether they execute is unknown.
+    var unrecordedRunning = 0
     /// Where it records its spans while it runs; `nil` once it finished.
     var recording: TrackRecording?
     var wasCancelled = false
