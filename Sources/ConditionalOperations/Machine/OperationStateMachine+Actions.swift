@@ -138,9 +138,8 @@ extension OperationStateMachine {
     /// delivers, whoever queued: the start, if it is next, is announced first.
     ///
     /// `mutating` though it changes nothing: an event's steps change the machine, and a
-    /// non-mutating call would read the machine before its arguments were taken (a launch given
-    /// as an argument would be unseen). Mutating, the compiler rejects such an argument: each
-    /// step is taken first, into a constant.
+    /// non-mutating call reads the machine before its arguments are evaluated (a launch given as
+    /// an argument would be unseen), where a mutating call's access begins only once they were.
     mutating func followup(releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil))
         -> Followup
     {
