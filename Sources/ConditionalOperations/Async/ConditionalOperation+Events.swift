@@ -24,11 +24,13 @@ extension ConditionalOperation {
     }
 }
 
-/// An ``ConditionalOperation/events`` stream among the operation's observers. The state machine
+/// An ``ConditionalOperation/events`` stream among the operation's event sinks. The state machine
 /// sends it events as they happen, under the operation's lock (yielding runs no user code: it
-/// only resumes the consumer's task), so its order is the machine's; its own callbacks do nothing.
+/// only resumes the consumer's task), so its order is the machine's.
 struct EventStream: EventSink {
     let continuation: AsyncStream<OperationEvent>.Continuation
+    /// `didStart` is one of the events it yields (S16).
+    var hearsStart: Bool { true }
 
     init(_ continuation: AsyncStream<OperationEvent>.Continuation) {
         self.continuation = continuation

@@ -19,7 +19,7 @@ final class LogChannel: Sendable {
     }
 }
 
-/// A logger among an operation's observers (an ``EventSink``): it is sent what the operation does
+/// A logger among an operation's event sinks: it is sent what the operation does
 /// under its lock, and forwards it to its channel.
 struct LogSink: EventSink {
     /// Unowned: the operation holds its sinks, and lets go of them when it finishes.

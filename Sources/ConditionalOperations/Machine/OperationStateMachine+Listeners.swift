@@ -16,9 +16,8 @@ extension OperationStateMachine {
             observers.append(observer)
         }
 
-        /// `sink` is an observer from now on, told `current` first.
+        /// `sink` hears of the operation from now on, told `current` first.
         mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
-            observers.append(sink)
             let log = sinkLog ?? SinkLog()
             sinkLog = log
             log.add(sink)
@@ -67,9 +66,9 @@ extension OperationStateMachine {
             if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
         }
 
-        /// An event sink was added, told `current`; it is sent `didStart`.
-        mutating func addedSink(toldOf current: ConditionalOperation.State) {
-            observersHearStart = true
+        /// An event sink was added, told `current`; if `hearingStart`, it is sent `didStart`.
+        mutating func addedSink(toldOf current: ConditionalOperation.State, hearingStart: Bool) {
+            if hearingStart { observersHearStart = true }
             sinksTold = current
         }
 

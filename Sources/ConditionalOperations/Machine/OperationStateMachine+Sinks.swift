@@ -1,11 +1,16 @@
 import Foundation
 
-/// Event sinks: observers told of every state change and callback as it happens, in the machine's
+/// Event sinks: listeners told of every state change and callback as it happens, in the machine's
 /// order (S1, S16). The machine only writes what they are to be told into its ``SinkLog``; the
 /// operation's storage sends it before unlocking, in the same trip (`MachineLock`). A sink runs no
 /// user code there: an `events` stream resumes its consumer's task, a logger's sink queues the
-/// record for the logger's own serial queue.
-protocol EventSink: OperationObserver {
+/// record for the logger's own serial queue. Sinks are not among the observers, which the runner
+/// calls: they hear everything as messages.
+protocol EventSink {
+    /// It is told `didStart`: the operation's start then goes through its callbacks (an `events`
+    /// stream yields it in order), where one that nobody hears of executes at once. A logger and a
+    /// timeline learn the start from the state `executing`.
+    var hearsStart: Bool { get }
     func send(_ event: OperationEvent)
     /// The operation finished: nothing follows.
     func end()
@@ -14,6 +19,7 @@ protocol EventSink: OperationObserver {
 }
 
 extension EventSink {
+    var hearsStart: Bool { false }
     func send(_ event: LogEvent) {}
 }
 
@@ -46,9 +52,16 @@ enum SinkMessage {
 }
 
 extension OperationStateMachine {
-    /// Adds an event sink, which is told the current state first. Already finished: the caller
-    /// tells it the end itself.
-    mutating func addEventSink(_ sink: any EventSink) -> AddObserverAction {
+    enum AddEventSinkAction {
+        /// Told of every change from now on; `isCancelled`: a cancel came before (no `didCancel`
+        /// will).
+        case added(isCancelled: Bool)
+        /// Already finished: the caller tells it the end itself, with these errors.
+        case tellFinished([any Error])
+    }
+
+    /// Adds an event sink, which is told the current state first.
+    mutating func addEventSink(_ sink: any EventSink) -> AddEventSinkAction {
         switch phase {
         case .finished:
             // Nothing will change any more.
@@ -58,8 +71,8 @@ extension OperationStateMachine {
             // Told of every change from now on.
             let current = state
             listeners.addSink(sink, toldOf: current)
-            listenerMarks.addedSink(toldOf: current)
-            return .added
+            listenerMarks.addedSink(toldOf: current, hearingStart: sink.hearsStart)
+            return .added(isCancelled: isCancelled)
         }
     }
 

@@ -24,9 +24,9 @@ extension ConditionalOperation {
         perform(machine.withLock { $0.addWaiter(.run(waiter)) }, .run(waiter))
     }
 
-    /// Adds an event sink (an `events` stream, a logger); `.tellFinished` if the operation
-    /// already finished: the caller sends the end itself.
-    func addEventSink(_ sink: any EventSink) -> OperationStateMachine.AddObserverAction {
+    /// Adds an event sink (an `events` stream, a logger, a timeline); `.tellFinished` if the
+    /// operation already finished: the caller sends the end itself.
+    func addEventSink(_ sink: any EventSink) -> OperationStateMachine.AddEventSinkAction {
         machine.withLock { $0.addEventSink(sink) }
     }
 

@@ -78,6 +78,16 @@ extension OperationStateMachine.DeliveryAction: Equatable {
     }
 }
 
+extension OperationStateMachine.AddEventSinkAction: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.added(let left), .added(let right)): left == right
+        case (.tellFinished(let left), .tellFinished(let right)): ErrorsByValue.equal(left, right)
+        case (.added, _), (.tellFinished, _): false
+        }
+    }
+}
+
 extension OperationStateMachine.AddObserverAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {

@@ -175,6 +175,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
 extension ConditionalOperationsTests.OperationStateMachineTableTests {
     /// A sink that records nothing: the machine only writes what it is to be told.
     struct SilentSink: EventSink {
+        var hearsStart = false
         func send(_ event: OperationEvent) {}
         func end() {}
     }
@@ -183,9 +184,32 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
     func S16_anEventSinkHearsTheStateFirstOrTheEndAtOnce(given: Given) {
         var machine = Self.machine(given)
         let action = machine.addEventSink(SilentSink())
-        #expect(action == (given == .finished ? .tellFinished([]) : .added))
+        #expect(action == (given == .finished ? .tellFinished([]) : .added(isCancelled: false)))
         // Told the current state, by the storage before it unlocks; once finished, by the caller.
         #expect(machine.listeners.sinkLog?.hasMessages == (given == .finished ? nil : true))
+    }
+
+    /// A sink added once the operation was cancelled hears of no `didCancel`: it is told the
+    /// cancel came.
+    @Test(arguments: Given.allCases)
+    func S16_anEventSinkAddedOnceCancelledIsToldSo(given: Given) {
+        var machine = Self.machine(given)
+        _ = machine.cancel(finishesWhenCancelled: true)
+        let cancelled = machine.isCancelled
+        let action = machine.addEventSink(SilentSink())
+        #expect(action == (given == .finished ? .tellFinished([]) : .added(isCancelled: cancelled)))
+    }
+
+    /// A sink that does not hear the start (a logger, a timeline) leaves a start nobody hears of
+    /// to execute at once; one that does (an `events` stream) has it go through the callbacks.
+    @Test(arguments: [false, true])
+    func S16_onlyASinkHearingTheStartSendsItThroughTheCallbacks(hearsStart: Bool) {
+        var machine = Machine()
+        _ = machine.addEventSink(SilentSink(hearsStart: hearsStart))
+        _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+        let expected: Machine.Followup =
+            hearsStart || Machine.postsExecutingKVO ? .announceStart : .executeNow
+        #expect(machine.start() == .launched(expected))
     }
 
     @Test(arguments: Given.allCases)

@@ -76,11 +76,14 @@ public final class OperationTimeline: Sendable {
         let name = operation.name  // Foundation's, which a subclass may override: read unlocked
         let recording = addTrack(type: type(of: operation), name: name, parent: parent, queue: queue)
         let sink = TimelineSink(timeline: self, recording: recording)
-        if case .tellFinished(let errors) = operation.addEventSink(sink) {
+        switch operation.addEventSink(sink) {
+        case .added(let isCancelled):
+            // Cancelled before it was recorded: no `didCancel` comes.
+            if isCancelled { cancelled(recording) }
+        case .tellFinished(let errors):
             finished(recording, errors: errors)
+            if operation.isCancelled { cancelled(recording) }
         }
-        // Cancelled before it was recorded: no `didCancel` comes.
-        if operation.isCancelled { cancelled(recording) }
         // A group's children, a retry's attempts: nested under it.
         operation.recordInnerOperations(in: TimelineParent(timeline: self, track: recording.track))
     }
@@ -135,12 +138,15 @@ public final class OperationTimeline: Sendable {
     /// ``capacity`` and let go of elsewhere.
     func finished(_ recording: TrackRecording, errors: [any Error]) {
         let now = clock()
-        let evicted = state.withLock { state in
+        let needsRelease = state.withLock { state in
             state.finish(recording, errors: errors, at: now)
-            return state.takeEvicted()
+            return state.evictedNeedRelease()
         }
-        guard !evicted.isEmpty else { return }
-        releaser.async { withExtendedLifetime(evicted) {} }
+        guard needsRelease else { return }
+        releaser.async { [state] in
+            let evicted = state.withLock { $0.takeEvicted() }
+            withExtendedLifetime(evicted) {}
+        }
     }
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).

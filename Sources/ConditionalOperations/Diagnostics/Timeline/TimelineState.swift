@@ -12,9 +12,12 @@ struct TimelineState {
     private var spans: [TimelineSpan] = []
     private var head = 0
     private(set) var dropped = 0
-    /// Spans dropped by the current event: what they hold (a condition, an error) may be the user's
-    /// last reference, so the timeline lets go of them outside every lock (``takeEvicted()``).
+    /// Spans dropped and not let go of yet: what they hold (a condition, an error) may be the
+    /// user's last reference, so the timeline lets go of them outside every lock, many at a time
+    /// (``evictedNeedRelease()``, ``takeEvicted()``).
     private var evicted: [TimelineSpan] = []
+    /// A release of the evicted spans is on its way: those dropped until it runs go with it.
+    private var releaseScheduled = false
 
     init(capacity: Int, origin: UInt64) {
         self.capacity = capacity
@@ -63,8 +66,19 @@ struct TimelineState {
         dropped += 1
     }
 
-    /// The spans dropped since the last call, to be let go of outside every lock.
+    /// Whether spans were dropped and no release is on its way: the caller schedules one, which
+    /// takes them (``takeEvicted()``). A timeline past its capacity drops spans as each operation
+    /// finishes: one release for all those dropped meanwhile, not a Dispatch work item each.
+    mutating func evictedNeedRelease() -> Bool {
+        guard !evicted.isEmpty, !releaseScheduled else { return false }
+        releaseScheduled = true
+        return true
+    }
+
+    /// The spans dropped until now, to be let go of outside every lock; the next drop needs a
+    /// release of its own.
     mutating func takeEvicted() -> [TimelineSpan] {
+        releaseScheduled = false
         guard !evicted.isEmpty else { return [] }
         defer { evicted = [] }
         return evicted
