@@ -326,7 +326,7 @@ extension OperationStateMachine {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
         guard listeners.observers.count == notified else {
-            return .tell(Array(listeners.observers.dropFirst(notified)))
+            return .tell(listeners.observers.dropFirst(notified))
         }
         noteFinishedForSinks()
         enter(.finished(ending))

@@ -47,11 +47,11 @@ extension ConditionalOperation {
     private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
         switch effect {
         case .didStart:
-            for observer in observers { observer.operationDidStart(self) }
+            observers.tell { $0.operationDidStart(self) }
         case .didProduce(let operation):
-            for observer in observers { observer.operation(self, didProduce: operation) }
+            observers.tell { $0.operation(self, didProduce: operation) }
         case .didCancel(let errors):
-            for observer in observers { observer.operationDidCancel(self, errors: errors) }
+            observers.tell { $0.operationDidCancel(self, errors: errors) }
         case .finish(let errors, let wasExecuting, let releasesCategories):
             completeFinishing(
                 errors: errors, wasExecuting: wasExecuting, releasesCategories: releasesCategories,
@@ -66,7 +66,7 @@ extension ConditionalOperation {
         errors: [any Error], wasExecuting: Bool, releasesCategories: Bool, observers: ObserverList
     ) {
         finished(errors: errors)
-        for observer in observers { observer.operationDidFinish(self, errors: errors) }
+        observers.tell { $0.operationDidFinish(self, errors: errors) }
         // Released before isFinished flips, so that a dependent needing a category waits for no
         // finished operation (S7). On a ConditionalOperationQueue the next holders are told once
         // this operation is done with its thread, whose last steps are short: the first of them
