@@ -40,8 +40,8 @@ extension OperationStateMachine {
         }
 
         /// Written for every sink; nothing without sinks.
-        func tellSinks(_ message: SinkMessage) {
-            sinkLog?.append(message)
+        func tellSinks(_ message: consuming SinkMessage) {
+            sinkLog?.append(consume message)
         }
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the

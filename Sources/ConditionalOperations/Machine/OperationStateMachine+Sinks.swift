@@ -138,8 +138,8 @@ final class SinkLog {
         sinks.append(sink)
     }
 
-    func append(_ message: SinkMessage) {
-        messages.append(message)
+    func append(_ message: consuming SinkMessage) {
+        messages.append(consume message)
     }
 
     /// The sinks, taken out for the last message: the operation finishes, and lets go of its

@@ -3,13 +3,14 @@ extension SinkLog {
     /// The operation's storage calls it under the operation's lock, at the end of the event that
     /// wrote them, so that every sink hears the events in the machine's order (S1, S16).
     func send() {
-        // Each message is moved out, not copied: reversed, then taken from the end. The buffer
-        // comes back empty, its capacity kept for the next event's.
+        // Each message is moved out, not copied: reversed (most events write one), then taken
+        // from the end and consumed. The buffer comes back empty, its capacity kept for the next
+        // event's.
         var pending = takeMessages()
-        pending.reverse()
+        if pending.count > 1 { pending.reverse() }
         var ended = false
         while let message = pending.popLast() {
-            switch message {
+            switch consume message {
             case .event(let event):
                 for sink in sinks { sink.send(event) }
             case .log(let event):

@@ -183,6 +183,7 @@ final class TimelineSink: EventSink {
 
     func send(_ event: OperationEvent) {
         switch event {
+        case .stateChanged(.finished): break  // `didFinish`, which comes with it, ends the recording
         case .stateChanged(let state): timeline.stateChanged(recording, to: state)
         case .didCancel: timeline.cancelled(recording)
         case .didFinish(let errors): timeline.finished(recording, errors: errors)
