@@ -94,7 +94,10 @@ public final class OperationTimeline: Sendable {
     )
         -> TrackRecording
     {
-        state.withLock { $0.addTrack(type: type, name: name, parent: parent, queue: queue) }
+        let storage = TrackRecording.storage()
+        return state.withLock {
+            $0.addTrack(type: type, name: name, parent: parent, queue: queue, storage: storage)
+        }
     }
 
     /// The composite of track `parent` runs `operation`, which the timeline does not record,

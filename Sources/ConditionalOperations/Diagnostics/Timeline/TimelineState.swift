@@ -24,13 +24,15 @@ struct TimelineState {
         self.origin = origin
     }
 
-    /// A new track, and where its operation records its spans while it runs.
+    /// A new track, and where its operation records its spans while it runs, in `storage`
+    /// (``TrackRecording/storage()``, made before the lock was taken).
     mutating func addTrack(
-        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier?
+        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier?,
+        storage: Locked<TrackRecording.Contents>
     )
         -> TrackRecording
     {
-        let recording = TrackRecording(track: tracks.count)
+        let recording = TrackRecording(track: tracks.count, storage: storage)
         tracks.append(
             TimelineTrack(type: type, givenName: name, parent: parent, queue: queue, recording: recording))
         return recording

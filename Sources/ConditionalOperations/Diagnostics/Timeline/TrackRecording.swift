@@ -4,7 +4,8 @@
 struct TrackRecording: Sendable {
     /// What it recorded so far.
     struct Contents {
-        let track: Int
+        /// Its track, given as the timeline lists it (``TrackRecording/storage()``).
+        fileprivate(set) var track = -1
         /// Spans ended, oldest first.
         var closed: [TimelineSpan] = []
         /// Its open top-level span, and its open nested one (a wait for categories).
@@ -22,11 +23,19 @@ struct TrackRecording: Sendable {
     let track: Int
     private let locked: Locked<Contents>
 
-    init(track: Int) {
-        self.track = track
-        var contents = Contents(track: track)
+    /// Where a recording keeps what it records: made before the timeline's lock is taken (two
+    /// allocations), given its track under it (``init(track:storage:)``).
+    static func storage() -> Locked<Contents> {
+        var contents = Contents()
         contents.closed.reserveCapacity(6)  // an operation's spans without conditions: no regrowth
-        locked = Locked(contents)
+        return Locked(contents)
+    }
+
+    /// The recording of track `track`, in `storage` (``storage()``), which nothing reads yet.
+    init(track: Int, storage: Locked<Contents>) {
+        self.track = track
+        storage.withLock { $0.track = track }
+        locked = storage
     }
 
     /// A copy of what it recorded so far.
