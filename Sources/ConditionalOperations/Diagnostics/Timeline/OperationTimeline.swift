@@ -41,6 +41,8 @@ public final class OperationTimeline: Sendable {
     /// Where the spans dropped to stay within ``capacity`` are let go of: recording runs under the
     /// recorded operation's lock, and what a span holds may be the last reference to user code.
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
+    /// How long dropped spans wait to be let go of, with those dropped after them.
+    static let releaseDelay = DispatchTimeInterval.milliseconds(10)
 
     /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
     /// that joined it first dropped first.
@@ -146,7 +148,9 @@ public final class OperationTimeline: Sendable {
             return state.evictedNeedRelease()
         }
         guard needsRelease else { return }
-        releaser.async { [state] in
+        // A moment later: a timeline past its capacity drops spans at every finish, and a release
+        // at once would wake a thread for nearly each one.
+        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [state] in
             let evicted = state.withLock { $0.takeEvicted() }
             withExtendedLifetime(evicted) {}
         }
