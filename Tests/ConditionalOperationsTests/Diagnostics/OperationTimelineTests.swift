@@ -52,6 +52,20 @@ extension ConditionalOperationsTests {
             #expect(page.contains(fragment), sourceLocation: sourceLocation)
         }
 
+        /// The one slot warning of the tests where "group" waits and "beside" waits for its slot.
+        static func expectGroupHoldsTheSlotBeside(
+            _ timeline: OperationTimeline, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            expectOne(
+                timeline.warnings.filter { $0.kind == .slotHeldByWaitingComposite },
+                naming: ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"],
+                saying:
+                    "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
+                    + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.",
+                page: timeline.html(), showing: "holds a slot while nothing it runs executes",
+                sourceLocation: sourceLocation)
+        }
+
         static func events(of timeline: OperationTimeline) throws -> [[String: Any]] {
             let document = try JSONSerialization.jsonObject(with: timeline.traceEventJSON()) as? [String: Any]
             return try #require(document?["traceEvents"] as? [[String: Any]])
@@ -281,12 +295,7 @@ extension ConditionalOperationsTests {
             }
             #expect(held().isEmpty)  // "beside" has not waited a second
             now.withLock { $0 = 2_000_000_000 }
-            Self.expectOne(
-                held(), naming: ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"],
-                saying:
-                    "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
-                    + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.",
-                page: timeline.html(), showing: "holds a slot while nothing it runs executes")
+            Self.expectGroupHoldsTheSlotBeside(timeline)
             gate.answer(.satisfied)
             await beside.untilFinished()
             #expect(timeline.warnings.isEmpty)
@@ -361,13 +370,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(beside)
             try await beside.waitUntil(.ready, timeout: .seconds(10))
             now.withLock { $0 = 2_000_000_000 }
-            Self.expectOne(
-                timeline.warnings.filter { $0.kind == .slotHeldByWaitingComposite },
-                naming: ["GroupOperation 'group'", "AsyncOperation<()> 'beside'"],
-                saying:
-                    "GroupOperation 'group' holds a slot while nothing it runs executes, and 1 operation(s) "
-                    + "beside it have waited a second or more for one: AsyncOperation<()> 'beside'.",
-                page: timeline.html(), showing: "holds a slot while nothing it runs executes")
+            Self.expectGroupHoldsTheSlotBeside(timeline)
             gate.answer(.satisfied)
             await beside.untilFinished()
         }
