@@ -82,15 +82,10 @@ extension OperationStateMachine {
         static func handOver(to queue: ConditionalOperationQueue) -> Followup {
             Followup(readiness: .handOver(queue))
         }
-        static let admitted = Followup(readiness: .admitted)
         static let announceReady = Followup(readiness: .announce)
         static let reannounceLater = Followup(readiness: .reannounceLater)
         static let reannounceNow = Followup(readiness: .reannounceNow)
-        static let deliver = Followup(delivery: .deliver)
-        static let announceStart = Followup(delivery: .announceStart)
         static let drain = Followup(running: .drain)
-        static let launchLater = Followup(running: .launchLater)
-        static let executeNow = Followup(running: .executeNow)
 
         /// One step of each concern, or none.
         init(

@@ -26,3 +26,13 @@ extension OperationStateMachine.Followup: ExpressibleByArrayLiteral {
         return lhs
     }
 }
+
+/// One-step followups the library builds only through `followup(releasing:told:_:)`, named for
+/// the tables.
+extension OperationStateMachine.Followup {
+    static let admitted = Self(readiness: .admitted)
+    static let deliver = Self(delivery: .deliver)
+    static let announceStart = Self(delivery: .announceStart)
+    static let launchLater = Self(running: .launchLater)
+    static let executeNow = Self(running: .executeNow)
+}
