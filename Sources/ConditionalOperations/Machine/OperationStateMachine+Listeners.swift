@@ -8,8 +8,8 @@ extension OperationStateMachine {
         private(set) var observers = ObserverList()
         /// Run once finished, after every `operationDidFinish` observer returned.
         private(set) var waiters: [Waiter] = []
-        /// What the event sinks among the observers (`events` streams, loggers) are to be told;
-        /// `nil` while there is none (see `+Sinks`).
+        /// What the event sinks (`events` streams, loggers, timelines) are to be told; `nil` while
+        /// there is none (see `+Sinks`).
         private(set) var sinkLog: SinkLog?
 
         mutating func add(_ observer: any OperationObserver) {

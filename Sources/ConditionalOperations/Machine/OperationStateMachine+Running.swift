@@ -316,7 +316,7 @@ extension OperationStateMachine {
         /// deinit takes a lock that may be this one (``LockTable``).
         case finished(
             waiters: [Waiter], owner: ConditionalOperationQueue?,
-            dropped: (ObserverList, [any OperationCondition]))
+            dropped: (ObserverList, [any OperationCondition], [any EventSink]))
     }
 
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
@@ -328,12 +328,12 @@ extension OperationStateMachine {
         guard listeners.observers.count == notified else {
             return .tell(listeners.observers.dropFirst(notified))
         }
-        noteFinishedForSinks()
+        let sinks = noteFinishedForSinks()
         enter(.finished(ending))
         effects.endDelivery()  // the finishing callback is the last: its deliverer is done
         let (observers, waiters) = listeners.take()
         let (owner, conditions) = admission.take()
-        return .finished(waiters: waiters, owner: owner, dropped: (observers, conditions))
+        return .finished(waiters: waiters, owner: owner, dropped: (observers, conditions, sinks))
     }
 
     /// The operation started without executing and drained what it runs: it finishes with

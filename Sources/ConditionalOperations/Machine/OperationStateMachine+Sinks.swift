@@ -76,7 +76,7 @@ extension OperationStateMachine {
         }
     }
 
-    /// Whether some observers are event sinks.
+    /// Whether some event sink listens.
     var hasEventSinks: Bool { listeners.sinkLog != nil }
 
     /// What the current event wrote for the sinks; `nil` if nothing.
@@ -110,24 +110,28 @@ extension OperationStateMachine {
         }
     }
 
-    /// The sinks' last message, as the operation finishes, before its observers are let go of:
-    /// it tells the state `finished` itself.
-    mutating func noteFinishedForSinks() {
-        guard hasEventSinks else { return }
+    /// The sinks' last message, as the operation finishes: it tells the state `finished` itself.
+    /// Returns the sinks, which the caller lets go of once unlocked: the message sent under the
+    /// lock must not hold the last reference to one (a timeline its queue let go of, and what its
+    /// spans hold; a logger's channel).
+    mutating func noteFinishedForSinks() -> [any EventSink] {
+        guard hasEventSinks else { return [] }
         listenerMarks.told(.finished)
-        listeners.tellSinks(.end(errors, sinks: listeners.sinkLog?.takeSinks() ?? []))
+        let sinks = listeners.sinkLog?.takeSinks() ?? []
+        listeners.tellSinks(.end(errors, sinks: sinks))
+        return sinks
     }
 }
 
-/// The event sinks among the observers, and what they are to be told: the messages the machine
-/// wrote during the current event, in order, which the operation's storage sends before unlocking.
+/// The event sinks, and what they are to be told: the messages the machine wrote during the
+/// current event, in order, which the operation's storage sends before unlocking.
 ///
 /// A class, made once for an operation's life when its first sink is added and written under the
 /// operation's lock like the rest of the machine: its buffer is reused by every event, and the
 /// machine keeps one word for it, as for the list it replaced (the memory target counts bytes per
-/// operation). The sinks are listed here too, apart from the other observers, so that sending
-/// casts none of them. The operation's lock is what makes its accesses exclusive: the run-time
-/// check of each is not made.
+/// operation). The sinks are listed here alone, not among the observers: they hear everything as
+/// messages. The operation's lock is what makes its accesses exclusive: the run-time check of each
+/// is not made.
 final class SinkLog {
     @exclusivity(unchecked) private(set) var sinks: [any EventSink] = []
     @exclusivity(unchecked) private(set) var messages: [SinkMessage] = []
@@ -142,8 +146,8 @@ final class SinkLog {
         messages.append(consume message)
     }
 
-    /// The sinks, taken out for the last message: the operation finishes, and lets go of its
-    /// observers (which hold them too) outside the lock.
+    /// The sinks, taken out for the last message: the operation finishes, and lets go of them
+    /// outside the lock (``OperationStateMachine/noteFinishedForSinks()``).
     func takeSinks() -> [any EventSink] {
         var taken: [any EventSink] = []
         swap(&taken, &sinks)

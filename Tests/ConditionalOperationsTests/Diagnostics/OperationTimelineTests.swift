@@ -506,6 +506,50 @@ extension ConditionalOperationsTests {
             }
         }
 
+        /// A condition that reads an operation's state as it is let go of: let go of under that
+        /// operation's lock, it would wait for that lock forever.
+        final class ReadsAnOperationWhenLetGo: OperationCondition {
+            unowned let operation: ConditionalOperation  // the test holds it
+            let released: Latch
+            init(_ operation: ConditionalOperation, _ released: Latch) {
+                self.operation = operation
+                self.released = released
+            }
+            func evaluate(
+                for operation: ConditionalOperation,
+                completion: @escaping @Sendable (OperationConditionResult) -> Void
+            ) {
+                completion(.satisfied)
+            }
+            deinit {
+                _ = operation.state
+                released.countDown()
+            }
+        }
+
+        /// A timeline its queue let go of lives on in the operations it still records; the last of
+        /// them to finish lets go of it, and of what its spans hold (a condition of an operation
+        /// that finished earlier), outside its own lock.
+        @Test func S36_aTimelineLetGoOfByItsQueueIsLetGoOfOutsideTheLastOperationsLock() async throws {
+            let queue = ConditionalOperationQueue()
+            let last = ProbeOperation(.never)
+            let released = Latch()
+            do {
+                let timeline = OperationTimeline()
+                queue.timeline = timeline
+                queue.addOperation(last)
+                #expect(await last.executing.wait())
+                let first = AsyncOperation {}
+                first.addCondition(ReadsAnOperationWhenLetGo(last, released))
+                queue.addOperation(first)
+                try await first.untilFinished(timeout: .seconds(10))
+                queue.timeline = nil
+            }
+            // On a thread of its own: under its lock, the release would wait for it forever.
+            Thread.detachNewThread { last.finish() }
+            #expect(await released.wait(seconds: 10), "the condition's release waited for the lock held")
+        }
+
         @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {
             // Room for the first operation's spans: its condition's is dropped only once the
             // operation let go of the condition, by the spans of the operations after it.
