@@ -485,13 +485,14 @@ extension ConditionalOperationsTests {
             #expect(try Self.endings(of: timeline)["AsyncOperation<()> 'gone'"] == "cancelled")
         }
 
-        /// A condition whose deinit reads the timeline: let go of under the timeline's lock, as a
-        /// dropped span once was, it waits for that lock forever (checked: the run hangs there).
-        final class ReadsTheTimelineWhenLetGo: OperationCondition {
-            let timeline: OperationTimeline
+        /// A condition that runs `whenLetGo` in its deinit, then counts `released` down: one that
+        /// takes a lock there (reads the timeline, an operation's state), let go of under that
+        /// lock, waits for it forever (checked: the run hangs there).
+        final class RunsWhenLetGo: OperationCondition {
+            let whenLetGo: @Sendable () -> Void
             let released: Latch
-            init(_ timeline: OperationTimeline, _ released: Latch) {
-                self.timeline = timeline
+            init(_ released: Latch, _ whenLetGo: @escaping @Sendable () -> Void) {
+                self.whenLetGo = whenLetGo
                 self.released = released
             }
             func evaluate(
@@ -501,28 +502,7 @@ extension ConditionalOperationsTests {
                 completion(.satisfied)
             }
             deinit {
-                _ = timeline.droppedSpans
-                released.countDown()
-            }
-        }
-
-        /// A condition that reads an operation's state as it is let go of: let go of under that
-        /// operation's lock, it would wait for that lock forever.
-        final class ReadsAnOperationWhenLetGo: OperationCondition {
-            unowned let operation: ConditionalOperation  // the test holds it
-            let released: Latch
-            init(_ operation: ConditionalOperation, _ released: Latch) {
-                self.operation = operation
-                self.released = released
-            }
-            func evaluate(
-                for operation: ConditionalOperation,
-                completion: @escaping @Sendable (OperationConditionResult) -> Void
-            ) {
-                completion(.satisfied)
-            }
-            deinit {
-                _ = operation.state
+                whenLetGo()
                 released.countDown()
             }
         }
@@ -540,7 +520,7 @@ extension ConditionalOperationsTests {
                 queue.addOperation(last)
                 #expect(await last.executing.wait())
                 let first = AsyncOperation {}
-                first.addCondition(ReadsAnOperationWhenLetGo(last, released))
+                first.addCondition(RunsWhenLetGo(released) { [unowned last] in _ = last.state })
                 queue.addOperation(first)
                 try await first.untilFinished(timeout: .seconds(10))
                 queue.timeline = nil
@@ -560,7 +540,7 @@ extension ConditionalOperationsTests {
             weak var first: AsyncOperation<Void>?
             do {
                 let operation = AsyncOperation {}
-                operation.addCondition(ReadsTheTimelineWhenLetGo(timeline, released))
+                operation.addCondition(RunsWhenLetGo(released) { _ = timeline.droppedSpans })
                 first = operation
                 queue.addOperation(operation)
                 try await operation.untilFinished(timeout: .seconds(10))
