@@ -316,7 +316,7 @@ extension OperationStateMachine {
         /// deinit takes a lock that may be this one (``LockTable``).
         case finished(
             waiters: [Waiter], owner: ConditionalOperationQueue?,
-            dropped: (ObserverList, [any OperationCondition], [any EventSink]))
+            dropped: (ObserverList, [any OperationCondition], SinkList))
     }
 
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,

@@ -48,7 +48,7 @@ enum SinkMessage {
     case current(ConditionalOperation.State, to: any EventSink)
     /// The state `finished`, `didFinish`, then the end, to these sinks: the machine lets go of its
     /// observers in the same event.
-    case end([any Error], sinks: [any EventSink])
+    case end([any Error], sinks: SinkList)
 }
 
 extension OperationStateMachine {
@@ -114,12 +114,52 @@ extension OperationStateMachine {
     /// Returns the sinks, which the caller lets go of once unlocked: the message sent under the
     /// lock must not hold the last reference to one (a timeline its queue let go of, and what its
     /// spans hold; a logger's channel).
-    mutating func noteFinishedForSinks() -> [any EventSink] {
-        guard hasEventSinks else { return [] }
+    mutating func noteFinishedForSinks() -> SinkList {
+        guard hasEventSinks else { return SinkList() }
         listenerMarks.told(.finished)
-        let sinks = listeners.sinkLog?.takeSinks() ?? []
+        let sinks = listeners.sinkLog?.takeSinks() ?? SinkList()
         listeners.tellSinks(.end(errors, sinks: sinks))
         return sinks
+    }
+}
+
+/// Event sinks: a timeline's sent to directly (the one sink most recorded operations have, told
+/// of every change: no existential to copy and call through), the others in the order they were
+/// added, which allocates nothing until there is one.
+struct SinkList {
+    private var timeline: TimelineSink?
+    private var others: [any EventSink] = []
+
+    mutating func append(_ sink: any EventSink) {
+        if timeline == nil, let sink = sink as? TimelineSink {
+            timeline = sink
+        } else {
+            others.append(sink)
+        }
+    }
+
+    func send(_ event: OperationEvent) {
+        timeline?.send(event)
+        for index in others.indices { others[index].send(event) }
+    }
+
+    func send(_ event: LogEvent) {
+        timeline?.send(event)
+        for index in others.indices { others[index].send(event) }
+    }
+
+    /// The state `finished`, `didFinish`, then the end, to each.
+    func end(errors: [any Error]) {
+        timeline?.end(errors: errors)
+        for index in others.indices { others[index].end(errors: errors) }
+    }
+}
+
+extension EventSink {
+    fileprivate func end(errors: [any Error]) {
+        send(.stateChanged(.finished))
+        send(.didFinish(errors))
+        end()
     }
 }
 
@@ -130,10 +170,10 @@ extension OperationStateMachine {
 /// operation's lock like the rest of the machine: its buffer is reused by every event, and the
 /// machine keeps one word for it, as for the list it replaced (the memory target counts bytes per
 /// operation). The sinks are listed here alone, not among the observers: they hear everything as
-/// messages. The operation's lock is what makes its accesses exclusive: the run-time check of each
-/// is not made.
+/// messages. The operation's lock is what makes its accesses exclusive:
+/// the run-time check of each is not made.
 final class SinkLog {
-    @exclusivity(unchecked) private(set) var sinks: [any EventSink] = []
+    @exclusivity(unchecked) private(set) var sinks = SinkList()
     @exclusivity(unchecked) private(set) var messages: [SinkMessage] = []
 
     var hasMessages: Bool { !messages.isEmpty }
@@ -146,12 +186,18 @@ final class SinkLog {
         messages.append(consume message)
     }
 
-    /// The sinks, taken out for the last message: the operation finishes, and lets go of them
-    /// outside the lock (``OperationStateMachine/noteFinishedForSinks()``).
-    func takeSinks() -> [any EventSink] {
-        var taken: [any EventSink] = []
+    /// The sinks, taken out: for the last message, as the operation finishes and lets go of them
+    /// outside the lock (``OperationStateMachine/noteFinishedForSinks()``), and to be sent to
+    /// (``putBack(_:)``), moved rather than copied.
+    func takeSinks() -> SinkList {
+        var taken = SinkList()
         swap(&taken, &sinks)
         return taken
+    }
+
+    /// The sinks ``takeSinks()`` returned to send to.
+    func putBack(_ taken: consuming SinkList) {
+        sinks = taken
     }
 
     /// The messages, taken out to be sent.

@@ -5,28 +5,28 @@ extension SinkLog {
     func send() {
         // Each message is moved out, not copied: reversed (most events write one), then taken
         // from the end and consumed. The buffer comes back empty, its capacity kept for the next
-        // event's.
+        // event's. The sinks are moved out while they are sent to (no sink reaches the log).
         var pending = takeMessages()
         if pending.count > 1 { pending.reverse() }
-        var ended = false
+        let sinks = takeSinks()
         while let message = pending.popLast() {
             switch consume message {
             case .event(let event):
-                for sink in sinks { sink.send(event) }
+                sinks.send(event)
             case .log(let event):
-                for sink in sinks { sink.send(event) }
+                sinks.send(event)
             case .current(let state, let sink):
                 sink.send(.stateChanged(state))
             case .end(let errors, let sinks):
-                ended = true
-                for sink in sinks {
-                    sink.send(.stateChanged(.finished))
-                    sink.send(.didFinish(errors))
-                    sink.end()
-                }
+                sinks.end(errors: errors)
             }
         }
-        // Nothing follows the end: the buffer goes (empty, it holds nothing of the user's).
-        if !ended { giveBack(pending) }
+        putBack(sinks)
+        // Kept after the end too (empty, it holds nothing of the user's): let go of with the
+        // operation, usually on the thread that made both, not on the one that finished it. A
+        // buffer made on the thread adding operations and freed on those finishing them made
+        // each free wait for the allocator's lock of the adding thread (a timeline's cost row:
+        // 0.41 s against 0.26 s).
+        giveBack(pending)
     }
 }

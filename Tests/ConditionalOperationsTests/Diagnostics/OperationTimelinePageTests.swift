@@ -20,19 +20,31 @@ extension ConditionalOperationsTests {
                 now.withLock { $0 = milliseconds * 1_000_000 }
                 step()
             }
-            let fetch = timeline.addTrack(type: ConditionalOperation.self, name: "fetch", parent: nil)
-            let save = timeline.addTrack(type: ConditionalOperation.self, name: "save", parent: fetch.track)
-            at(0) { timeline.stateChanged(fetch, to: .ready) }
-            at(0) { timeline.stateChanged(save, to: .pending) }
-            at(2) { timeline.stateChanged(fetch, to: .executing) }
-            at(4) { timeline.stateChanged(save, to: .evaluatingConditions) }
-            at(4) { timeline.logged(save, .waitingForCategories(["db"], ahead: 1)) }
-            at(6) { timeline.logged(save, .acquiredCategories(["db"], since: .now)) }
-            at(6) { timeline.stateChanged(save, to: .ready) }
-            at(8) { timeline.stateChanged(fetch, to: .finished) }
-            at(8) { timeline.finished(fetch, errors: []) }
-            at(10) { timeline.stateChanged(save, to: .finished) }
-            at(10) { timeline.finished(save, errors: [Refusal()]) }
+            // Sent to under one lock, as an operation sends to its sinks under its own.
+            func track(_ name: String, parent: Int?) -> TrackRecording {
+                timeline.addTrack(
+                    lockedBy: ObjectIdentifier(timeline), type: ConditionalOperation.self, name: name,
+                    parent: parent)
+            }
+            func send(_ recording: TrackRecording, _ event: OperationEvent) {
+                recording.withOperationLock { recording.send(event) }
+            }
+            func send(_ recording: TrackRecording, _ event: LogEvent) {
+                recording.withOperationLock { recording.send(event) }
+            }
+            let fetch = track("fetch", parent: nil)
+            let save = track("save", parent: fetch.track)
+            at(0) { send(fetch, .stateChanged(.ready)) }
+            at(0) { send(save, .stateChanged(.pending)) }
+            at(2) { send(fetch, .stateChanged(.executing)) }
+            at(4) { send(save, .stateChanged(.evaluatingConditions)) }
+            at(4) { send(save, .waitingForCategories(["db"], ahead: 1)) }
+            at(6) { send(save, .acquiredCategories(["db"], since: .now)) }
+            at(6) { send(save, .stateChanged(.ready)) }
+            at(8) { send(fetch, .stateChanged(.finished)) }
+            at(8) { send(fetch, .didFinish([])) }
+            at(10) { send(save, .stateChanged(.finished)) }
+            at(10) { send(save, .didFinish([Refusal()])) }
             return timeline
         }
 

@@ -200,6 +200,37 @@ extension ConditionalOperationsTests {
             #expect(afterwards.contains { $0.kind == "executing" })
         }
 
+        /// Each operation's spans are read under its own lock while it runs and under the
+        /// timeline's once it finished: an export taken while operations finish sees each span
+        /// once, never in neither place nor in both.
+        @Test func S36_anExportTakenWhileOperationsFinishSeesEachSpanOnce() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let operations = (0..<400).map { _ in AsyncOperation {} }
+            let exports = Task.detached {
+                var seen = 0
+                while operations.contains(where: { !$0.isFinished }) {
+                    let snapshot = timeline.snapshot()
+                    let tracks = snapshot.spans.filter { $0.span.kind == .executing }.map(\.span.track)
+                    let twice = tracks.count - Set(tracks).count
+                    #expect(twice == 0, "executions exported twice")
+                    let missing = snapshot.tracks.indices.filter {
+                        snapshot.tracks[$0].finished != nil && snapshot.tracks[$0].executed
+                    }.filter { !tracks.contains($0) }
+                    #expect(missing.isEmpty, "finished operations' executions missing")
+                    seen += 1
+                }
+                return seen
+            }
+            queue.addOperations(operations, waitUntilFinished: false)
+            for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
+            _ = await exports.value
+            let executions = timeline.snapshot().spans.filter { $0.span.kind == .executing }
+            #expect(executions.count == operations.count)
+            #expect(executions.allSatisfy { !$0.isOpen })
+        }
+
         /// "holder" acquires its category, then waits for the queue's one slot, which "busy" holds;
         /// "waiter", needing the same category, waits for "holder" to let it go: warned about,
         /// naming both, until the slot frees.

@@ -24,10 +24,11 @@ import Foundation
 /// recorded, at no cost.
 ///
 /// A running operation's spans are kept with it; when it finishes they join the timeline's
-/// `capacity` most recent spans, and the oldest are let go of and counted (``droppedSpans``).
-/// Each operation recorded also keeps a small entry (its type, its name, the errors it finished
-/// with). Recording runs none of the user's code, and takes the timeline's own lock only as an
-/// operation is added and as it finishes: names and error descriptions are read when the
+/// `capacity` most recent spans, and the oldest are dropped and counted (``droppedSpans``), and
+/// let go of with the last of their operation's. Each operation recorded also keeps a small
+/// entry (its type, its name, the errors it finished with). Recording runs none of the user's
+/// code, records a change under the operation's own lock, and takes the timeline's lock only as
+/// an operation is added and as it finishes: names and error descriptions are read when the
 /// timeline is exported, and what a dropped span held is let go of on a queue of the timeline's.
 ///
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
@@ -36,7 +37,9 @@ public final class OperationTimeline: Sendable {
     /// The spans of finished operations kept at most: those that joined the timeline first are
     /// dropped first (a running operation's spans join it as it finishes).
     public let capacity: Int
-    let clock: @Sendable () -> UInt64
+    let clock: TimelineClock
+    /// The clock's reading when the timeline was made: exported times count from it.
+    let origin: UInt64
     let state: Locked<TimelineState>
     /// Where the spans dropped to stay within ``capacity`` are let go of: recording runs under the
     /// recorded operation's lock, and what a span holds may be the last reference to user code.
@@ -47,12 +50,16 @@ public final class OperationTimeline: Sendable {
     /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
     /// that joined it first dropped first.
     public convenience init(capacity: Int = 100_000) {
-        self.init(capacity: capacity) { DispatchTime.now().uptimeNanoseconds }
+        self.init(capacity: capacity, clock: .system)
     }
 
     /// A timeline reading `clock` (nanoseconds, never decreasing) for its times: tests pass a
     /// clock of their own.
-    init(capacity: Int, clock: @escaping @Sendable () -> UInt64) {
+    convenience init(capacity: Int, clock: @escaping @Sendable () -> UInt64) {
+        self.init(capacity: capacity, clock: .given(clock))
+    }
+
+    private init(capacity: Int, clock: TimelineClock) {
         if capacity < 1 {
             Misuse.trap(
                 "OperationTimeline(capacity: \(capacity)): a timeline keeps at least one span (S34: values "
@@ -60,7 +67,8 @@ public final class OperationTimeline: Sendable {
         }
         self.capacity = capacity
         self.clock = clock
-        self.state = Locked(TimelineState(capacity: capacity, origin: clock()))
+        self.origin = clock.now()
+        self.state = Locked(TimelineState(capacity: capacity))
     }
 
     /// How many spans were let go of to keep within ``capacity``.
@@ -76,30 +84,37 @@ public final class OperationTimeline: Sendable {
     /// `queue`: the one admitting it, if it is a queue that does.
     func record(_ operation: ConditionalOperation, parent: Int? = nil, queue: ObjectIdentifier? = nil) {
         let name = operation.name  // Foundation's, which a subclass may override: read unlocked
-        let recording = addTrack(type: type(of: operation), name: name, parent: parent, queue: queue)
-        let sink = TimelineSink(timeline: self, recording: recording)
-        switch operation.addEventSink(sink) {
+        let recording = addTrack(
+            lockedBy: ObjectIdentifier(operation), type: type(of: operation), name: name, parent: parent,
+            queue: queue)
+        switch operation.addEventSink(TimelineSink(timeline: self, recording: recording)) {
         case .added(let isCancelled):
             // Cancelled before it was recorded: no `didCancel` comes.
-            if isCancelled { cancelled(recording) }
+            if isCancelled {
+                let now = clock.now()
+                recording.withOperationLock { recording.cancelled(at: now) }
+            }
         case .tellFinished(let errors):
-            finished(recording, errors: errors)
-            if operation.isCancelled { cancelled(recording) }
+            let isCancelled = operation.isCancelled
+            let now = clock.now()
+            recording.withOperationLock {
+                if isCancelled { recording.cancelled(at: now) }
+                recording.finish(errors: errors, at: now)
+            }
         }
         // A group's children, a retry's attempts: nested under it.
         operation.recordInnerOperations(in: TimelineParent(timeline: self, track: recording.track))
     }
 
-    /// A new track, and where its operation records its spans.
+    /// A new track, recorded by the sink returned, which is sent to under the lock of `owner`.
     func addTrack(
-        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier? = nil
-    )
-        -> TrackRecording
-    {
-        let storage = TrackRecording.storage()
-        return state.withLock {
-            $0.addTrack(type: type, name: name, parent: parent, queue: queue, storage: storage)
-        }
+        lockedBy owner: ObjectIdentifier, type: Foundation.Operation.Type, name: String?, parent: Int?,
+        queue: ObjectIdentifier? = nil
+    ) -> TrackRecording {
+        let recording = TrackRecording(
+            timeline: self, operation: owner, type: type, name: name, parent: parent, queue: queue)
+        state.withLock { $0.add(recording) }
+        return recording
     }
 
     /// The composite of track `parent` runs `operation`, which the timeline does not record,
@@ -111,43 +126,10 @@ public final class OperationTimeline: Sendable {
         }
     }
 
-    /// The operation of `recording` changed state.
-    func stateChanged(_ recording: TrackRecording, to newState: ConditionalOperation.State) {
-        recording.enter(newState, at: clock())
-    }
-
-    /// The operation of `recording` reported a wait or an answer.
-    func logged(_ recording: TrackRecording, _ event: LogEvent) {
-        let now = clock()
-        switch event {
-        case .conditionEvaluated(let condition, let result, let since):
-            let elapsed = UInt64(since.seconds() * 1e9)
-            recording.addCondition(condition, result, from: now &- min(elapsed, now), to: now)
-        case .waitingForCategories(let categories, let ahead):
-            recording.openNested(.categories, reason: .categories(Array(categories), ahead: ahead), at: now)
-        case .joined(let type, let name):
-            recording.joined(.joined(type, name: name), at: now)
-        case .acquiredCategories(let categories, _), .grantedCategories(let categories):
-            recording.acquired(Array(categories), at: now)
-        }
-    }
-
-    /// The operation of `recording` was cancelled: it ends cancelled, whatever it does until it
-    /// finishes. Said of its track if it finished meanwhile (its recording is read no more).
-    func cancelled(_ recording: TrackRecording) {
-        let now = clock()
-        state.withLock { $0.cancelled(recording, at: now) }
-    }
-
-    /// The operation of `recording` finished: its spans join the ring, the oldest dropped beyond
-    /// ``capacity`` and let go of elsewhere.
-    func finished(_ recording: TrackRecording, errors: [any Error]) {
-        let now = clock()
-        let needsRelease = state.withLock { state in
-            state.finish(recording, errors: errors, at: now)
-            return state.evictedNeedRelease()
-        }
-        guard needsRelease else { return }
+    /// The operation of `recording` finished (under its lock): its spans are kept, the oldest
+    /// dropped beyond ``capacity`` and let go of elsewhere.
+    func finished(_ recording: TrackRecording) {
+        guard state.withLock({ $0.finish(recording) }) else { return }
         // A moment later: a timeline past its capacity drops spans at every finish, and a release
         // at once would wake a thread for nearly each one.
         releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [state] in
@@ -158,11 +140,29 @@ public final class OperationTimeline: Sendable {
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
+        let tables = state.withLock { $0.tables() }
+        let running = tables.tracks.indices.compactMap { track in
+            tables.tracks[track].recording.map { (track: track, contents: $0.read()) }
+        }
         // The clock is read after the recordings were: no span copied ends after `now`.
-        let (tables, now) = state.withLock { ($0.tables(), clock()) }
         return TimelineSnapshot(
-            origin: tables.origin, now: now, tracks: tables.tracks, ring: tables.ring, head: tables.head,
-            dropped: tables.dropped, running: tables.running)
+            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.kept, running: running,
+            dropped: tables.dropped)
+    }
+}
+
+/// The clock of an ``OperationTimeline``, in nanoseconds, never decreasing: the system's, read
+/// without calling a closure at every change recorded, or one a test gives.
+enum TimelineClock: Sendable {
+    case system
+    case given(@Sendable () -> UInt64)
+
+    @inline(__always)
+    func now() -> UInt64 {
+        switch self {
+        case .system: DispatchTime.now().uptimeNanoseconds
+        case .given(let read): read()
+        }
     }
 }
 
@@ -174,33 +174,4 @@ struct TimelineParent: Sendable {
     func record(_ operation: ConditionalOperation) {
         timeline.record(operation, parent: track)
     }
-}
-
-/// An ``EventSink`` recording one operation in its timeline. Sent under the operation's lock: it
-/// takes its recording's lock for a moment, and the timeline's only when the operation finishes.
-/// A class: the operation copies its sinks as it sends to them, and a class is one reference.
-final class TimelineSink: EventSink {
-    let timeline: OperationTimeline
-    let recording: TrackRecording
-
-    init(timeline: OperationTimeline, recording: TrackRecording) {
-        self.timeline = timeline
-        self.recording = recording
-    }
-
-    func send(_ event: OperationEvent) {
-        switch event {
-        case .stateChanged(.finished): break  // `didFinish`, which comes with it, ends the recording
-        case .stateChanged(let state): timeline.stateChanged(recording, to: state)
-        case .didCancel: timeline.cancelled(recording)
-        case .didFinish(let errors): timeline.finished(recording, errors: errors)
-        case .didStart, .didProduce: break  // the state change to `executing` tells the start
-        }
-    }
-
-    func send(_ event: LogEvent) {
-        timeline.logged(recording, event)
-    }
-
-    func end() {}
 }

@@ -79,4 +79,12 @@ struct TimelineTrack: Sendable {
     var executed = false
     /// When it finished, and with which errors, once it did.
     var finished: (at: UInt64, errors: [any Error])?
+
+    init(_ recording: TrackRecording) {
+        type = recording.type
+        givenName = recording.givenName
+        parent = recording.parent
+        queue = recording.queue
+        self.recording = recording
+    }
 }

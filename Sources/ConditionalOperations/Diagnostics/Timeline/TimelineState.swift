@@ -1,101 +1,97 @@
 import Foundation
 
-/// What an ``OperationTimeline`` recorded, behind its lock: a track per operation and the spans
-/// of the finished ones, in a ring of `capacity`. A running operation's spans are in its own
-/// ``TrackRecording`` until it finishes.
+/// What an ``OperationTimeline`` recorded, behind its lock: a track per operation, and the spans
+/// of the finished ones, at most `capacity`, those that finished first dropped first. A running
+/// operation's spans are its ``TrackRecording``'s until it finishes, under the operation's lock.
 struct TimelineState {
+    /// A finished operation's recording and its spans, the array the recording holds (shared,
+    /// not copied); `nil` once let go of.
+    typealias Finished = (recording: TrackRecording?, spans: [TimelineSpan])
+
     let capacity: Int
-    /// The clock's reading when the timeline was made: exported times count from it.
-    let origin: UInt64
     var tracks: [TimelineTrack] = []
-    /// Finished spans, oldest first from `head` once the ring is full.
-    private var spans: [TimelineSpan] = []
-    private var head = 0
+    /// The finished operations whose spans are kept, those that finished first first, from
+    /// `oldest`.
+    private var kept: [Finished] = []
+    private var oldest = 0
+    /// How many spans of `kept[oldest]` were dropped: they are let go of with its last one.
+    private var oldestDropped = 0
+    /// How many spans `kept` holds from `oldest` on, less `oldestDropped`.
+    private var keptSpans = 0
     private(set) var dropped = 0
-    /// Spans dropped and not let go of yet: what they hold (a condition, an error) may be the
-    /// user's last reference, so the timeline lets go of them outside every lock, many at a time
-    /// (``evictedNeedRelease()``, ``takeEvicted()``).
-    private var evicted: [TimelineSpan] = []
+    /// The finished operations whose spans were all dropped, not let go of yet: what their spans
+    /// hold (a condition, an error) may be the user's last reference, so the timeline lets go of
+    /// them outside every lock, many at a time (``takeEvicted()``).
+    private var evicted: [Finished] = []
     /// A release of the evicted spans is on its way: those dropped until it runs go with it.
     private var releaseScheduled = false
 
-    init(capacity: Int, origin: UInt64) {
+    init(capacity: Int) {
         self.capacity = capacity
-        self.origin = origin
     }
 
-    /// A new track, and where its operation records its spans while it runs, in `storage`
-    /// (``TrackRecording/storage()``, made before the lock was taken).
-    mutating func addTrack(
-        type: Foundation.Operation.Type, name: String?, parent: Int?, queue: ObjectIdentifier?,
-        storage: Locked<TrackRecording.Contents>
-    )
-        -> TrackRecording
-    {
-        let recording = TrackRecording(track: tracks.count, storage: storage)
-        tracks.append(
-            TimelineTrack(type: type, givenName: name, parent: parent, queue: queue, recording: recording))
-        return recording
+    /// Lists `recording`, giving it its track.
+    mutating func add(_ recording: TrackRecording) {
+        recording.track = tracks.count
+        tracks.append(TimelineTrack(recording))
     }
 
-    /// The operation of `recording` finished: its spans join the ring. Takes the recording's lock
-    /// inside the timeline's (the snapshot does the same), so no export sees them in neither.
-    mutating func finish(_ recording: TrackRecording, errors: [any Error], at now: UInt64) {
+    /// The operation of `recording` finished: its spans are kept, the oldest dropped beyond
+    /// `capacity`. Returns whether the caller schedules a release of those dropped
+    /// (``takeEvicted()``): a timeline past its capacity drops spans as each operation finishes,
+    /// and one release goes for all those dropped meanwhile, not a Dispatch work item each.
+    mutating func finish(_ recording: TrackRecording) -> Bool {
         let track = recording.track
-        guard tracks[track].finished == nil else { return }
-        let ended = recording.end(at: now)
+        let contents = recording.contents
         tracks[track].recording = nil
-        tracks[track].wasCancelled = ended.wasCancelled
-        tracks[track].executed = ended.executed
-        tracks[track].finished = (now, errors)
-        for span in ended.spans { keep(span) }
-    }
-
-    mutating func cancelled(_ recording: TrackRecording, at now: UInt64) {
-        let track = recording.track
-        if tracks[track].recording == nil {
-            tracks[track].wasCancelled = true
-        } else {
-            recording.cancelled(at: now)
+        tracks[track].wasCancelled = contents.wasCancelled
+        tracks[track].executed = contents.executed
+        tracks[track].finished = contents.finished
+        kept.append((recording, contents.closed))
+        keptSpans += contents.closed.count
+        while keptSpans > capacity {
+            let excess = keptSpans - capacity
+            let remaining = kept[oldest].spans.count - oldestDropped
+            if remaining > excess {
+                // The oldest spans of the operation that finished first are dropped, the rest kept.
+                oldestDropped += excess
+                keptSpans -= excess
+                dropped += excess
+            } else {
+                evicted.append(kept[oldest])
+                kept[oldest] = (nil, [])
+                oldest += 1
+                oldestDropped = 0
+                keptSpans -= remaining
+                dropped += remaining
+            }
         }
-    }
-
-    private mutating func keep(_ span: TimelineSpan) {
-        guard spans.count == capacity else { return spans.append(span) }
-        evicted.append(spans[head])
-        spans[head] = span
-        head = (head + 1) % capacity
-        dropped += 1
-    }
-
-    /// Whether spans were dropped and no release is on its way: the caller schedules one, which
-    /// takes them (``takeEvicted()``). A timeline past its capacity drops spans as each operation
-    /// finishes: one release for all those dropped meanwhile, not a Dispatch work item each.
-    mutating func evictedNeedRelease() -> Bool {
+        // Those let go of leave the list once they are half of it: no shift at every finish.
+        if oldest >= 64, oldest * 2 >= kept.count {
+            kept.removeFirst(oldest)
+            oldest = 0
+        }
         guard !evicted.isEmpty, !releaseScheduled else { return false }
         releaseScheduled = true
         return true
     }
 
-    /// The spans dropped until now, to be let go of outside every lock; the next drop needs a
-    /// release of its own.
-    mutating func takeEvicted() -> [TimelineSpan] {
+    /// The finished operations whose spans were dropped until now, to be let go of outside every
+    /// lock; the next drop needs a release of its own.
+    mutating func takeEvicted() -> [Finished] {
         releaseScheduled = false
         guard !evicted.isEmpty else { return [] }
         defer { evicted = [] }
         return evicted
     }
 
-    /// What the exports read: copies of the tables (their storage shared, not copied, here) and
-    /// of what each running operation recorded so far, which ``TimelineSnapshot`` puts together
-    /// outside the lock.
-    func tables() -> (
-        origin: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
-        running: [TrackRecording.Contents]
-    ) {
-        // A read of each track's one field: an export waits for no more than that per operation.
-        let running = tracks.compactMap { $0.recording?.contents }
-        return (origin, tracks, spans, head, dropped, running)
+    /// What the exports read under the timeline's lock: every track (the running ones with their
+    /// recording, read after, each under its operation's lock) and the spans kept, in the order
+    /// their operations finished.
+    func tables() -> (tracks: [TimelineTrack], kept: [ArraySlice<TimelineSpan>], dropped: Int) {
+        var spans = kept[oldest...].map { $0.spans[...] }
+        if !spans.isEmpty { spans[0] = spans[0].dropFirst(oldestDropped) }
+        return (tracks, spans, dropped)
     }
 }
 
@@ -110,8 +106,8 @@ struct TimelineSnapshot: Sendable {
     let origin: UInt64
     let now: UInt64
     let tracks: [TimelineTrack]
-    /// Every span: the finished operations' in the order they joined the timeline, then the
-    /// running ones', the open ones closed at `now` and marked open.
+    /// Every span: the finished operations' in the order they finished, then the running ones',
+    /// the open ones closed at `now` and marked open.
     let spans: [Span]
     let dropped: Int
     /// A running operation that holds categories, limits or permits.
@@ -125,21 +121,25 @@ struct TimelineSnapshot: Sendable {
 
     let held: [Holder]
 
+    /// `running`: what the tracks running when the timeline was read had recorded, each read
+    /// under its operation's lock (finished since, it holds every span it recorded).
     init(
-        origin: UInt64, now: UInt64, tracks: [TimelineTrack], ring: [TimelineSpan], head: Int, dropped: Int,
-        running: [TrackRecording.Contents]
+        origin: UInt64, now: UInt64, tracks: [TimelineTrack], kept: [ArraySlice<TimelineSpan>],
+        running: [(track: Int, contents: TrackRecording.Contents)], dropped: Int
     ) {
         self.origin = origin
         self.now = now
         var tracks = tracks
-        for contents in running {
-            tracks[contents.track].wasCancelled = contents.wasCancelled
-            tracks[contents.track].executed = contents.executed
+        for (track, contents) in running {
+            tracks[track].recording = nil
+            tracks[track].wasCancelled = tracks[track].wasCancelled || contents.wasCancelled
+            tracks[track].executed = contents.executed
+            tracks[track].finished = contents.finished
         }
         self.tracks = tracks
         self.dropped = dropped
-        var spans = (ring[head...] + ring[..<head]).map { Span(span: $0, isOpen: false) }
-        for contents in running {
+        var spans = kept.joined().map { Span(span: $0, isOpen: false) }
+        for (_, contents) in running {
             spans += contents.closed.map { Span(span: $0, isOpen: false) }
             for case var open? in [contents.openSpan, contents.openNested] {
                 open.end = max(now, open.start)
@@ -147,8 +147,8 @@ struct TimelineSnapshot: Sendable {
             }
         }
         self.spans = spans
-        held = running.filter { !$0.held.isEmpty }.map {
-            Holder(track: $0.track, keys: $0.held, cancelledAt: $0.cancelledAt)
+        held = running.filter { $0.contents.finished == nil && !$0.contents.held.isEmpty }.map {
+            Holder(track: $0.track, keys: $0.contents.held, cancelledAt: $0.contents.cancelledAt)
         }
     }
 
