@@ -16,12 +16,15 @@ extension OperationStateMachine {
             observers.append(observer)
         }
 
-        /// `sink` hears of the operation from now on, told `current` first.
+        /// `sink` hears of the operation from now on, told `current` first (unless it is the
+        /// first state, and the sink does not hear of that one).
         mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
             let log = sinkLog ?? SinkLog()
             sinkLog = log
             log.add(sink)
-            log.append(.current(current, to: sink))
+            if current != .initialized || sink.hearsInitialState {
+                log.append(.current(current, to: sink))
+            }
         }
 
         mutating func add(_ waiter: Waiter) {

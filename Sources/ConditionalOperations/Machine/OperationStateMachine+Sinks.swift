@@ -11,6 +11,11 @@ protocol EventSink {
     /// stream yields it in order), where one that nobody hears of executes at once. A logger and a
     /// timeline learn the start from the state `executing`.
     var hearsStart: Bool { get }
+    /// It is told the state `initialized` when it is added in it (an `events` stream yields it, a
+    /// logger logs it; a timeline draws nothing for it).
+    var hearsInitialState: Bool { get }
+    /// It, if it is a timeline's: sent to directly, without the existential (``SinkList``).
+    var timelineSink: TimelineSink? { get }
     func send(_ event: OperationEvent)
     /// The operation finished: nothing follows.
     func end()
@@ -20,6 +25,8 @@ protocol EventSink {
 
 extension EventSink {
     var hearsStart: Bool { false }
+    var hearsInitialState: Bool { true }
+    var timelineSink: TimelineSink? { nil }
     func send(_ event: LogEvent) {}
 }
 
@@ -125,13 +132,14 @@ extension OperationStateMachine {
 
 /// Event sinks: a timeline's sent to directly (the one sink most recorded operations have, told
 /// of every change: no existential to copy and call through), the others in the order they were
-/// added, which allocates nothing until there is one.
+/// added, which allocates nothing until there is one. Each sink hears the messages in the
+/// machine's order; a timeline's hears each before the others.
 struct SinkList {
     private var timeline: TimelineSink?
     private var others: [any EventSink] = []
 
     mutating func append(_ sink: any EventSink) {
-        if timeline == nil, let sink = sink as? TimelineSink {
+        if timeline == nil, let sink = sink.timelineSink {
             timeline = sink
         } else {
             others.append(sink)

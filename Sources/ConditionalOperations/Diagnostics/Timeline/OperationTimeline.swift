@@ -41,8 +41,9 @@ public final class OperationTimeline: Sendable {
     /// The clock's reading when the timeline was made: exported times count from it.
     let origin: UInt64
     let state: Locked<TimelineState>
-    /// Where the spans dropped to stay within ``capacity`` are let go of: recording runs under the
-    /// recorded operation's lock, and what a span holds may be the last reference to user code.
+    /// Where the operations whose spans were all dropped to stay within ``capacity`` are let go
+    /// of, recordings and spans: recording runs under the recorded operation's lock, and what a
+    /// span holds may be the last reference to user code.
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
     /// How long dropped spans wait to be let go of, with those dropped after them.
     static let releaseDelay = DispatchTimeInterval.milliseconds(10)
@@ -71,7 +72,8 @@ public final class OperationTimeline: Sendable {
         self.state = Locked(TimelineState(capacity: capacity))
     }
 
-    /// How many spans were let go of to keep within ``capacity``.
+    /// How many spans were dropped to keep within ``capacity`` (what they hold is let go of with
+    /// the last of their operation's).
     public var droppedSpans: Int { state.withLock { $0.dropped } }
 
     /// How many operations were recorded.
@@ -140,13 +142,15 @@ public final class OperationTimeline: Sendable {
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
+        // Each running operation is read under its own lock, taken after the timeline's was let
+        // go of: an operation finishing takes the timeline's under its own.
         let tables = state.withLock { $0.tables() }
         let running = tables.tracks.indices.compactMap { track in
             tables.tracks[track].recording.map { (track: track, contents: $0.read()) }
         }
         // The clock is read after the recordings were: no span copied ends after `now`.
         return TimelineSnapshot(
-            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.kept, running: running,
+            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.spans, running: running,
             dropped: tables.dropped)
     }
 }

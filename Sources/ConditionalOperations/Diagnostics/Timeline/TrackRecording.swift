@@ -32,7 +32,7 @@ final class TrackRecording: @unchecked Sendable {
     }
 
     /// Not retained: the operation's sink keeps the timeline alive while it records, and the
-    /// timeline lists the running recordings (a reference back would keep it alive forever).
+    /// timeline lists the recordings (a reference back would keep it alive forever).
     unowned(unsafe) let timeline: OperationTimeline
     /// The timeline's, read at every change.
     private let clock: TimelineClock
@@ -67,7 +67,7 @@ final class TrackRecording: @unchecked Sendable {
         self.givenName = name
         self.parent = parent
         self.queue = queue
-        contents.closed.reserveCapacity(6)  // an operation's spans without conditions: no regrowth
+        contents.closed.reserveCapacity(4)  // an operation's spans without conditions: no regrowth
     }
 
     /// Runs `body` under the recorded operation's lock, for a caller that is not sent an event:
@@ -192,6 +192,8 @@ struct TimelineSink: EventSink {
     let timeline: OperationTimeline
     let recording: TrackRecording
 
+    var hearsInitialState: Bool { false }
+    var timelineSink: TimelineSink? { self }
     func send(_ event: OperationEvent) { recording.send(event) }
     func send(_ event: LogEvent) { recording.send(event) }
     func end() {}
