@@ -20,6 +20,18 @@
             withExtendedLifetime(delegate) {}
         }
 
+        /// A timeline costs an operation its queue's second trip (the timeline is involved), one
+        /// through the timeline's lock as it is added and one as it finishes, and one through its
+        /// own lock to add the sink: its state changes are recorded in the trips that make them.
+        @Test func aNoOpOperationOnAQueueRecordingATimeline() {
+            let queue = ConditionalOperationQueue()
+            queue.timeline = OperationTimeline()
+            let trips = Self.fewestTrips { Self.run(on: queue) { ConditionalOperation() } }
+            Swift.print("lock trips, no-op, ConditionalOperationQueue recording a timeline: \(trips)")
+            // 18 when each recording had a lock of its own, taken at each change recorded.
+            #expect(trips <= Self.bound(linux: 11))
+        }
+
         @Test func aBlockOperationOnAConditionalOperationQueue() {
             let queue = ConditionalOperationQueue()
             let trips = Self.fewestTrips { Self.run(on: queue) { BlockOperation {} } }
