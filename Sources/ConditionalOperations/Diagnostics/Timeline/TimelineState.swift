@@ -45,13 +45,14 @@ struct TimelineState {
     /// and one release goes for all those dropped meanwhile, not a Dispatch work item each.
     mutating func finish(_ recording: TrackRecording) -> Bool {
         let track = recording.track
-        let contents = recording.contents
+        // Read field by field: a copy of the whole recording would retain what it holds, under
+        // the timeline's lock, at every finish.
         tracks[track].recording = nil
-        tracks[track].wasCancelled = contents.wasCancelled
-        tracks[track].executed = contents.executed
-        tracks[track].finished = contents.finished
-        kept.append((recording, contents.closed))
-        keptSpans += contents.closed.count
+        tracks[track].wasCancelled = recording.contents.wasCancelled
+        tracks[track].executed = recording.contents.executed
+        tracks[track].finished = recording.contents.finished
+        kept.append((recording, recording.contents.closed))
+        keptSpans += recording.contents.closed.count
         while keptSpans > capacity {
             let excess = keptSpans - capacity
             let remaining = kept[oldest].spans.count - oldestDropped
