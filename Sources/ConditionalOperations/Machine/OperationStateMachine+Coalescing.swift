@@ -31,13 +31,14 @@ extension OperationStateMachine {
     var joinsWhenAdded: Bool {
         guard hasCoalescingEntry, owner == nil, cancellation == .none else { return false }
         switch phase {
-        case .initialized(let requests, _), .pending(.unasked, let requests), .pending(.asked, let requests):
+        case .initialized(let asked, let count, _), .pending(.unasked, let asked, let count),
+            .pending(.asked, let asked, let count):
             // Its conditions were not asked for an answer yet.
-            return requests.isEmpty
-        case .ready(.execute, let requests):
+            return asked.isEmpty && count == .counted
+        case .ready(.execute, let passed):
             // Admitted by an `isReady` query, with no category held.
-            return requests.isEmpty && categories.isEmpty
-        case .pending(.registering, _), .pending(.asking, _), .pending(.askingAfterDependencies, _),
+            return passed == Passed([], .none) && categories.isEmpty
+        case .pending(.registering, _, _), .pending(.asking, _, _), .pending(.askingAfterDependencies, _, _),
             .evaluating,
             .acquiring, .ready,
             .joining, .executing, .draining, .finishing, .finished:
@@ -65,7 +66,7 @@ extension OperationStateMachine {
         // Its conditions are not evaluated (S27): let go of once it finished, as abandoned ones are.
         admission.admit(by: queue)
         let deferred = takeDeferredDependencies()
-        enter(.joining(requests))
+        enter(.joining(asked))
         if hasEventSinks { tellSinks(.joined(joined, name: name)) }
         return .joined(deferred: deferred)
     }

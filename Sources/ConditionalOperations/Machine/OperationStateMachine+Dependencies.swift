@@ -17,27 +17,27 @@ extension OperationStateMachine {
     /// Added twice, it is kept twice here, and once by Foundation: its own search makes a fan-in
     /// cost quadratic time already, and is not repeated.
     mutating func deferDependency(_ dependency: Foundation.Operation) -> Bool {
-        guard case .initialized(let requests, var deferred) = phase else { return false }
-        enter(.initialized(requests, []))  // the array is appended to in place, not copied
+        guard case .initialized(let asked, let count, var deferred) = phase else { return false }
+        enter(.initialized(asked, count, []))  // the array is appended to in place, not copied
         deferred.append(dependency)
-        enter(.initialized(requests, deferred))
+        enter(.initialized(asked, count, deferred))
         return true
     }
 
     /// Removes `dependency` if it was deferred; returns `false` when Foundation lists it.
     mutating func removeDeferredDependency(_ dependency: Foundation.Operation) -> Bool {
-        guard case .initialized(let requests, var deferred) = phase,
+        guard case .initialized(let asked, let count, var deferred) = phase,
             deferred.contains(where: { $0 === dependency })
         else { return false }
-        enter(.initialized(requests, []))
+        enter(.initialized(asked, count, []))
         deferred.removeAll { $0 === dependency }
-        enter(.initialized(requests, deferred))
+        enter(.initialized(asked, count, deferred))
         return true
     }
 
     /// The dependencies Foundation does not list the operation in yet, each once.
     var deferredDependencies: [Foundation.Operation] {
-        guard case .initialized(_, let deferred) = phase, !deferred.isEmpty else { return [] }
+        guard case .initialized(_, _, let deferred) = phase, !deferred.isEmpty else { return [] }
         // A chain's one dependency is listed without a set made for it, under the lock.
         if deferred.count == 1 { return deferred }
         var seen = Set<ObjectIdentifier>()
@@ -47,8 +47,10 @@ extension OperationStateMachine {
     /// Takes the deferred dependencies out, for a caller that adds them to Foundation itself: a
     /// cancel (Foundation lists no dependent once cancelled) or the deinit.
     mutating func takeDeferredDependencies() -> [Foundation.Operation] {
-        guard case .initialized(let requests, let deferred) = phase, !deferred.isEmpty else { return [] }
-        enter(.initialized(requests, []))
+        guard case .initialized(let asked, let count, let deferred) = phase, !deferred.isEmpty else {
+            return []
+        }
+        enter(.initialized(asked, count, []))
         return deferred
     }
 
@@ -58,17 +60,17 @@ extension OperationStateMachine {
     /// the step that reads whether every dependency finished, or `nil` when it waits for none.
     mutating func dependencyFinished() -> ReadinessAction? {
         switch phase {
-        case .initialized(_, let deferred) where !deferred.isEmpty:
+        case .initialized(_, _, let deferred) where !deferred.isEmpty:
             // Not admitted, its dependencies held back: its admission reads them.
             return nil
         case .initialized:
             // Listed by Foundation and asked by a plain queue: the first query that finds every
             // dependency finished admits it, as this one may.
             return .readDependencies(.unasked)
-        case .pending(let stage, _):
+        case .pending(let stage, _, _):
             // Waiting for its dependencies: read under this stage, as a query would.
             return .readDependencies(stage)
-        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+        case .ready(_, let passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready (S9): its owner takes it back once all finished.
             return .readDependencies(.asked)
         case .evaluating, .acquiring, .joining, .ready, .executing, .draining, .finishing, .finished:
@@ -81,17 +83,17 @@ extension OperationStateMachine {
     /// Foundation: its answer is whole again.
     mutating func dependenciesRegistered(context: Context) -> ReadinessAction {
         switch phase {
-        case .pending(.registering, let requests) where context.isAdmission && !conditions.isEmpty:
+        case .pending(.registering, let asked, let count) where context.isAdmission && !conditions.isEmpty:
             // Added to a `ConditionalOperationQueue`: their dependencies are asked for now (S3).
-            enter(.pending(.asking, requests))
+            enter(.pending(.asking, asked, count))
             return .askConditionDependencies(conditions)
-        case .pending(.registering, let requests) where owner == nil && !isStartRequested:
+        case .pending(.registering, let asked, let count) where owner == nil && !isStartRequested:
             // Asked by a plain queue (or any caller): as if Foundation had listed it all along, it is
             // admitted by the first query that finds every dependency finished.
-            enter(.initialized(requests, []))
+            enter(.initialized(asked, count, []))
             return .readDependencies(.unasked)
-        case .pending(.registering, let requests):
-            enter(.pending(.unasked, requests))
+        case .pending(.registering, let asked, let count):
+            enter(.pending(.unasked, asked, count))
             return .readDependencies(.unasked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled meanwhile.

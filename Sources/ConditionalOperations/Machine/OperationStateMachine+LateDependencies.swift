@@ -4,13 +4,70 @@
 ///
 /// What the operation was granted stays: its conditions are not evaluated again, and the
 /// categories it holds stay held while it waits (giving them back and asking again would put it
-/// behind every later request, S7). The phase records the dependency among its ``Requests``
-/// (``Requests/lateDependency``); readiness queries and the start then read Foundation's answer.
+/// behind every later request, S7). The phases past the operation's own dependencies record it
+/// (``LateDependency``); readiness queries and the start then read Foundation's answer.
 extension OperationStateMachine {
+    /// What a dependency added late asks, in the phases past the operation's own dependencies.
+    var lateDependency: LateDependency? {
+        switch phase {
+        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed.late
+        case .initialized, .pending, .joining, .executing, .draining, .finishing, .finished: nil
+        }
+    }
+
+    /// What the phase past the operation's own dependencies carries, the one it is in or the
+    /// first it enters (from `joining`, with nothing of its dependencies: it waited for none).
+    /// Inlined: every operation enters `ready` with it.
+    @inline(__always)
+    var passed: Passed {
+        switch phase {
+        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed
+        case .initialized(let asked, let count, _), .pending(_, let asked, let count):
+            Passed(asked, LateDependency(count))
+        case .joining(let asked): Passed(asked, .none)
+        case .executing, .draining, .finishing, .finished: Passed(.start, .none)
+        }
+    }
+
+    /// What Foundation's count of unfinished dependencies is worth for the operation.
+    var dependencyCount: DependencyCount {
+        switch phase {
+        case .initialized(_, let count, _), .pending(_, _, let count): count
+        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
+            passed.dependencyCount
+        case .joining, .executing, .draining, .finishing, .finished: .counted
+        }
+    }
+
     /// A dependency added late may not have finished: it must not start before Foundation says.
-    /// A cancelled operation waits for no dependency, as in Foundation. (The events on the way of
-    /// every operation test the phase's own requests instead: one switch fewer.)
-    var awaitsLateDependency: Bool { requests.contains(.lateDependency) && !isCancelled }
+    /// A cancelled operation waits for no dependency, as in Foundation.
+    var awaitsLateDependency: Bool {
+        switch phase {
+        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
+            passed.awaitsLateDependency && !isCancelled
+        case .initialized, .pending, .joining, .executing, .draining, .finishing, .finished: false
+        }
+    }
+
+    /// Records in a phase past the operation's own dependencies what a dependency added late asks.
+    private mutating func record(_ late: LateDependency) {
+        var passed = passed
+        passed.late = late
+        switch phase {
+        case .evaluating(let evaluation, _): enter(.evaluating(evaluation, passed))
+        case .acquiring(let acquisition, _): enter(.acquiring(acquisition, passed))
+        case .ready(let verdict, _): enter(.ready(verdict, passed))
+        case .initialized, .pending, .joining, .executing, .draining, .finishing, .finished:
+            fatalError("record(\(late)) in phase \(phase): its own dependencies were not passed")
+        }
+    }
+
+    /// A dependency added late is awaited.
+    private mutating func awaitLateDependency() {
+        guard var late = lateDependency, late.awaited == .none else { return }
+        late.awaited = .awaited
+        record(late)
+    }
 
     /// `addDependency(_:)` was called, after Foundation counted the dependency. Returns what the
     /// caller performs: a plain queue that read `isReady` before must read it again.
@@ -21,14 +78,14 @@ extension OperationStateMachine {
             return .nothing
         case .evaluating, .acquiring:
             // Becoming ready will not be enough (unless cancelled: as in Foundation, it then waits for nothing).
-            if !isCancelled { record(.lateDependency) }
+            if !isCancelled { awaitLateDependency() }
             return .nothing
-        case .ready where isCancelled || isStartRequested && !requests.contains(.lateDependency):
+        case .ready(_, let passed) where isCancelled || isStartRequested && passed.late.awaited == .none:
             // Cancelled: it waits for nothing. Started: it is launching already.
             return .nothing
         case .ready:
             // Its owner checks at the start; a plain queue may have stored `true`: tell it again.
-            record(.lateDependency)
+            awaitLateDependency()
             return owner == nil && !isStartRequested ? .announceReady : .nothing
         case .joining:
             // It waits for the operation it joined, not for dependencies (S27).
@@ -41,17 +98,22 @@ extension OperationStateMachine {
 
     /// `removeDependency(_:)` is about to take out a dependency that has not finished. Returns
     /// whether the operation waits for its dependencies still: Foundation's count then keeps the
-    /// removed one (``Requests/dependencyRemoved``), and the caller has the others watched.
+    /// removed one (``DependencyCount/stale``), and the caller has the others watched.
     mutating func dependencyRemoved() -> Bool {
         switch phase {
-        case .initialized, .pending:
+        case .initialized(let asked, _, let deferred):
             // Waiting for its dependencies (a cancelled operation is `ready`): read them from now on.
-            record(.dependencyRemoved)
+            enter(.initialized(asked, .stale, deferred))
+            return true
+        case .pending(let stage, let asked, _):
+            // The same, admitted.
+            enter(.pending(stage, asked, .stale))
             return true
         case .evaluating, .acquiring, .ready:
             // Past its dependencies: only one added late is waited for, unless cancelled.
-            guard awaitsLateDependency else { return false }
-            record(.dependencyRemoved)
+            guard awaitsLateDependency, var late = lateDependency else { return false }
+            late.count = .stale
+            record(late)
             return true
         case .joining:
             // Joined another operation (S27): it waits for that one alone.
@@ -83,7 +145,10 @@ extension OperationStateMachine {
                 record(.start)
                 return .waiting
             }
-            record(.startDeclined)
+            if var late = lateDependency {
+                late.awaited = .startDeclined
+                record(late)
+            }
             return .declined(owner)
         case .ready:
             // Every dependency finished, or a cancel let go of them.
@@ -108,10 +173,10 @@ extension OperationStateMachine {
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled
     /// operation's dependencies; returns the owner to hand the operation to if it declined a start.
     mutating func dropLateDependencies() -> ConditionalOperationQueue? {
-        guard case .ready(let verdict, let requests) = phase, requests.contains(.lateDependency) else {
-            return nil
-        }
-        enter(.ready(verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved])))
-        return requests.contains(.startDeclined) ? owner : nil
+        guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
+        let declined = passed.late.awaited == .startDeclined
+        passed.late = .none
+        enter(.ready(verdict, passed))
+        return declined ? owner : nil
     }
 }

@@ -42,12 +42,12 @@ extension OperationStateMachine {
         on queue: ConditionalOperationQueue, dependenciesFinished: Bool, keyLookedUp: Bool = false
     ) -> EnqueueAction {
         guard owner == nil, !isStartRequested else { return .misuse }
-        if !keyLookedUp, joinsWhenAdded { return .coalesce }
+        if !keyLookedUp, hasCoalescingEntry, joinsWhenAdded { return .coalesce }
         switch phase {
-        case .initialized(let requests, let deferred) where !deferred.isEmpty:
+        case .initialized(let asked, let count, let deferred) where !deferred.isEmpty:
             // Held until its deferred dependencies were added to Foundation, at once.
             admission.admit(by: queue)
-            enter(.pending(.registering, requests))
+            enter(.pending(.registering, asked, count))
             return .held(.registerDependencies(deferred))
         case .initialized
         where dependenciesFinished && (isFinishRequested || conditions.isEmpty && categories.isEmpty):
@@ -55,17 +55,17 @@ extension OperationStateMachine {
             // same (S16 yields it): the sinks hear of it, though the phase never holds it.
             admission.admit(by: queue)
             if hasEventSinks { noteState(.pending) }
-            enter(.ready(.execute, requests))
+            enter(.ready(.execute, passed))
             return .ready
-        case .initialized where !conditions.isEmpty, .pending(.unasked, _) where !conditions.isEmpty:
+        case .initialized where !conditions.isEmpty, .pending(.unasked, _, _) where !conditions.isEmpty:
             // Their dependencies are asked for now and added to this queue (S3).
             admission.admit(by: queue)
-            enter(.pending(.asking, requests))
+            enterPending(.asking)
             return .held(.askConditionDependencies(conditions))
         case .initialized, .pending, .evaluating, .acquiring:
             // Held until ready, which hands it over; a readiness query may have admitted it already.
             admission.admit(by: queue)
-            if case .initialized(let requests, _) = phase { enter(.pending(.unasked, requests)) }
+            if case .initialized = phase { enterPending(.unasked) }
             return .held(
                 stepTowardsReady(
                     dependenciesFinished: dependenciesFinished ? true : nil, stage: nil, context: .admission))
@@ -96,13 +96,13 @@ extension OperationStateMachine {
     mutating func settledReadiness() -> SettledReadiness {
         if isDeallocating { return .answer(state >= .ready) }
         switch phase {
-        case .initialized(_, let deferred) where !deferred.isEmpty:
+        case .initialized(_, _, let deferred) where !deferred.isEmpty:
             // Its deferred dependencies are added to Foundation first.
             return .query
         case .initialized:
             // Admitted by the first query that finds every dependency finished.
             return .readDependencies(.unasked)
-        case .pending(let stage, _):
+        case .pending(let stage, _, _):
             // Waiting for its dependencies: Foundation knows.
             return .readDependencies(stage)
         case .evaluating, .acquiring, .joining:
@@ -114,7 +114,7 @@ extension OperationStateMachine {
             // Its announcement changes the answer (``ReadinessAnnouncements``).
             announcements.answeredNotReady()
             return .answer(false)
-        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+        case .ready(_, let passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready: Foundation knows (S9).
             return .readDependencies(.asked)
         case .ready where isStartRequested || !announcements.hasAnnounced:
@@ -144,35 +144,32 @@ extension OperationStateMachine {
         dependenciesFinished: Bool?, stage: ConditionDependencies?, context: Context
     ) -> ReadinessAction {
         switch phase {
-        case .initialized(let requests, let deferred) where !deferred.isEmpty:
+        case .initialized(let asked, let count, let deferred) where !deferred.isEmpty:
             // Admitted: its deferred dependencies are added to Foundation before it answers.
-            enter(.pending(.registering, requests))
+            enter(.pending(.registering, asked, count))
             return .registerDependencies(deferred)
         case .initialized, .pending:
             // Waiting for dependencies: the answer must be read under the stage it is used in.
             let current: ConditionDependencies
-            if case .pending(let stage, _) = phase { current = stage } else { current = .unasked }
+            if case .pending(let stage, _, _) = phase { current = stage } else { current = .unasked }
             guard let dependenciesFinished, stage == nil || stage == current else {
                 return .readDependencies(current)
             }
             // Its own dependencies still being added, Foundation's answer is not whole.
             guard dependenciesFinished, current != .registering else { return notReady() }
-            if case .initialized(let requests, _) = phase {
-                enter(.pending(current, requests))  // admitted: S16 yields `pending`
-            }
+            if case .initialized = phase { enterPending(current) }  // admitted: S16 yields `pending`
             return dependenciesPassed(stage: current, context: context)
         case .evaluating, .acquiring, .joining:
             // Its conditions, categories or the operation it joined will tell (S27).
             return notReady()
-        case .ready(let verdict, let requests) where requests.contains(.lateDependency) && !isCancelled:
+        case .ready(let verdict, var passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready: Foundation's answer decides (S9).
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }
-            enter(
-                .ready(
-                    verdict, requests.subtracting([.lateDependency, .startDeclined, .dependencyRemoved])))
-            return .answer(
-                true, lateDependenciesFinished(declined: requests.contains(.startDeclined), context: context))
+            let declined = passed.late.awaited == .startDeclined
+            passed.late = .none
+            enter(.ready(verdict, passed))
+            return .answer(true, lateDependenciesFinished(declined: declined, context: context))
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, .nothing)
@@ -185,6 +182,18 @@ extension OperationStateMachine {
         case .executing, .draining, .finishing, .finished:
             // Past ready.
             return .answer(true, .nothing)
+        }
+    }
+
+    /// Enters `pending` at `stage` from `initialized` or `pending`, keeping what was asked and
+    /// what Foundation's count is worth. Inlined: the phase is then written in place.
+    @inline(__always)
+    private mutating func enterPending(_ stage: ConditionDependencies) {
+        switch phase {
+        case .initialized(let asked, let count, _), .pending(_, let asked, let count):
+            enter(.pending(stage, asked, count))
+        case .evaluating, .acquiring, .joining, .ready, .executing, .draining, .finishing, .finished:
+            fatalError("enterPending(\(stage)) in phase \(phase): it passed its dependencies")
         }
     }
 
@@ -207,7 +216,7 @@ extension OperationStateMachine {
         switch stage {
         case .unasked:
             // Asking until every condition dependency was added (``conditionDependenciesAdded(any:)``).
-            enter(.pending(.askingAfterDependencies, requests))
+            enterPending(.askingAfterDependencies)
             return .askConditionDependencies(conditions)
         case .asking, .askingAfterDependencies:
             // Their dependencies are being added: not yet.
@@ -226,17 +235,18 @@ extension OperationStateMachine {
     /// wake-up lost for good.
     mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
         switch phase {
-        case .pending(.askingAfterDependencies, _) where !any:
+        case .pending(.askingAfterDependencies, _, _) where !any:
             // Nothing new to wait for: evaluate them all at once (S2).
             return evaluateConditions()
-        case .pending(.asking, let requests), .pending(.askingAfterDependencies, let requests):
+        case .pending(.asking, _, _), .pending(.askingAfterDependencies, _, _):
             // Read the dependencies again, theirs included.
-            enter(.pending(.asked, requests))
+            enterPending(.asked)
             return .readDependencies(.asked)
         case .ready, .executing, .draining, .finishing, .finished:
             // Cancelled (or in a cycle) meanwhile: abandoned.
             return .answer(true, .nothing)
-        case .initialized, .pending(.registering, _), .pending(.unasked, _), .pending(.asked, _), .evaluating,
+        case .initialized, .pending(.registering, _, _), .pending(.unasked, _, _), .pending(.asked, _, _),
+            .evaluating,
             .acquiring, .joining:
             fatalError("conditionDependenciesAdded in phase \(phase): nothing was being asked")
         }
@@ -245,7 +255,7 @@ extension OperationStateMachine {
     /// Hands the conditions out for evaluation, all at once (S2). The machine keeps them until
     /// every one answered, so that diagnostics can name those that did not.
     private mutating func evaluateConditions() -> ReadinessAction {
-        enter(.evaluating(Evaluation(count: conditions.count), requests))
+        enter(.evaluating(Evaluation(count: conditions.count), passed))
         stampRequest.ask(.time)
         return .evaluate(conditions)
     }
@@ -254,11 +264,11 @@ extension OperationStateMachine {
     /// answered synchronously may have made the operation ready.
     mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
         switch phase {
-        case .evaluating(var evaluation, let requests):
+        case .evaluating(var evaluation, let passed):
             // Every condition answered: go on, here. Otherwise the last answer will.
             guard evaluation.answered.unanswered == 0 else {
                 evaluation.isInline = false
-                enter(.evaluating(evaluation, requests))
+                enter(.evaluating(evaluation, passed))
                 if context.answersQuery { announcements.answeredNotReady() }
                 return .answer(false, .nothing)
             }
@@ -282,7 +292,7 @@ extension OperationStateMachine {
     /// The condition at `index` answered.
     mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> EvaluatedAction {
         switch phase {
-        case .evaluating(var evaluation, let requests):
+        case .evaluating(var evaluation, let passed):
             // A repeated answer is counted once (S2).
             guard evaluation.answered.insert(index) else {
                 return EvaluatedAction(readiness: .answer(false, .nothing))
@@ -299,7 +309,7 @@ extension OperationStateMachine {
                 evaluation.skipped = true
             }
             guard evaluation.answered.unanswered == 0, !evaluation.isInline else {
-                enter(.evaluating(evaluation, requests))
+                enter(.evaluating(evaluation, passed))
                 return EvaluatedAction(readiness: .answer(false, .nothing))
             }
             let dropped = admission.takeConditions()
@@ -322,7 +332,7 @@ extension OperationStateMachine {
         guard verdict == .execute, !categories.isEmpty else {
             return .answer(true, followup(becomeReady(verdict, context: context)))
         }
-        enter(.acquiring(Acquisition(), requests))
+        enter(.acquiring(Acquisition(), passed))
         stampRequest.ask(.time)
         return .acquire(categories, parent: exclusivityParent)
     }
@@ -330,10 +340,10 @@ extension OperationStateMachine {
     /// The categories requested by ``ReadinessAction/acquire(_:parent:)`` were granted, now or later.
     mutating func categoriesGranted() -> ReadinessAction {
         switch phase {
-        case .acquiring(var acquisition, let requests) where acquisition.isInline:
+        case .acquiring(var acquisition, let passed) where acquisition.isInline:
             // Granted from another thread before the request returned: the requester reports it.
             acquisition.isGranted = true
-            enter(.acquiring(acquisition, requests))
+            enter(.acquiring(acquisition, passed))
             return .answer(false, .nothing)
         case .acquiring(let acquisition, _):
             // Granted later: ready now.
@@ -357,13 +367,13 @@ extension OperationStateMachine {
             // Granted: ready.
             if hasEventSinks { tellSinks(.grantedCategories(categories)) }
             return .answer(true, followup(becomeReady(.execute, context: context)))
-        case .acquiring(var acquisition, let requests):
+        case .acquiring(var acquisition, let passed):
             // Waiting: the grant will make it ready.
             if hasEventSinks, case .waits(let ahead) = requested {
                 tellSinks(.waitingForCategories(categories, ahead: ahead))
             }
             acquisition.isInline = false
-            enter(.acquiring(acquisition, requests))
+            enter(.acquiring(acquisition, passed))
             if context.answersQuery { announcements.answeredNotReady() }
             return .answer(false, .nothing)
         case .ready, .executing, .draining, .finishing, .finished:

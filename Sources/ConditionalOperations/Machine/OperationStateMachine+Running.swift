@@ -19,12 +19,12 @@ extension OperationStateMachine {
     mutating func start() -> StartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
-        case .initialized(let requests, let deferred):
+        case .initialized(let asked, let count, let deferred):
             // A manual start admits it; the query that follows adds its deferred dependencies.
             enter(
                 deferred.isEmpty
-                    ? .pending(.unasked, requests.union(.start))
-                    : .initialized(requests.union(.start), deferred))
+                    ? .pending(.unasked, asked.union(.start), count)
+                    : .initialized(asked.union(.start), count, deferred))
             return .admit
         case .pending:
             // Its dependencies may have finished: ask.
@@ -34,7 +34,7 @@ extension OperationStateMachine {
             // Becoming ready launches it (``becomeReady(_:context:)``).
             record(.start)
             return .wait
-        case .ready(_, let requests) where requests.contains(.lateDependency) && !isCancelled:
+        case .ready(_, let passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready may not have finished (S9).
             return .checkDependencies
         case .ready:
@@ -62,7 +62,7 @@ extension OperationStateMachine {
     /// Started and ready: execute, or finish (or drain) without executing. A step the events
     /// that launch share (``Launch``), not an event: the runner never calls it.
     mutating func launch() -> Launch {
-        guard case .ready(let verdict, let requests) = phase else {
+        guard case .ready(let verdict, _) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
         if isCancelled || isFinishRequested || verdict != .execute {
@@ -73,7 +73,7 @@ extension OperationStateMachine {
                 : isFinishRequested || verdict == .conditionsFailed
                     ? .failed : verdict == .joined ? .joined : .skipped
             if drainsBeforeFinishing {
-                enter(.draining(ending, requests))
+                enter(.draining(ending, finishRequested: isFinishRequested))
                 return .drain
             }
             return .queued(deliverer: queueFinish(ending))
@@ -367,7 +367,8 @@ extension OperationStateMachine {
     /// getter, it was copied whole (each of its references retained, then released) in every
     /// operation's deinit.
     mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
-        (hasCoalescingEntry, readinessHint == .deferred)
+        guard case .initialized(_, _, let deferred) = phase else { return (hasCoalescingEntry, false) }
+        return (hasCoalescingEntry, !deferred.isEmpty)
     }
 }
 

@@ -35,12 +35,12 @@ extension OperationStateMachine {
     mutating func stamp(thread: ThreadIdentity, now: Uptime) {
         let recordsThread = stampRequest.take() == .timeAndThread
         switch phase {
-        case .evaluating(var evaluation, let requests):
+        case .evaluating(var evaluation, let passed):
             evaluation.began = now
-            enter(.evaluating(evaluation, requests))
-        case .acquiring(var acquisition, let requests):
+            enter(.evaluating(evaluation, passed))
+        case .acquiring(var acquisition, let passed):
             acquisition.began = now
-            enter(.acquiring(acquisition, requests))
+            enter(.acquiring(acquisition, passed))
         case .executing(.called(let called, _)):
             enter(.executing(.called(thread: recordsThread ? thread : called, since: now)))
         case .initialized, .pending, .joining, .ready, .executing(.due), .executing(.draining), .draining,

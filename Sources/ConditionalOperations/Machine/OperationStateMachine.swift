@@ -15,49 +15,112 @@ import Foundation
 struct OperationStateMachine {
     /// Where the operation is, with the data of that phase.
     ///
-    /// The phases before `executing` carry the ``Requests`` made of the operation from outside
-    /// (`start()`, an early `finish`); from `executing` on it was started, and a finish finishes.
+    /// The phases before it is launched carry what its callers asked (``Asked``: `start()`, an
+    /// early `finish`) and what Foundation's count of its dependencies is worth
+    /// (``DependencyCount``); those past its own dependencies carry, with the first, a dependency
+    /// added since (``Passed``). From `executing` on it was started, and a finish finishes.
     enum Phase {
         /// Not yet admitted by a queue, a `start()` or a readiness query, with the dependencies
         /// Foundation does not list it in yet (``deferDependency(_:)``).
-        case initialized(Requests, [Foundation.Operation])
+        case initialized(Asked, DependencyCount, [Foundation.Operation])
         /// Admitted: waiting for its dependencies, and for those its conditions add (S3).
-        case pending(ConditionDependencies, Requests)
+        case pending(ConditionDependencies, Asked, DependencyCount)
         /// Every dependency finished: the conditions answer (S2).
-        case evaluating(Evaluation, Requests)
+        case evaluating(Evaluation, Passed)
         /// Every condition passed: waiting for its exclusivity categories (S7).
-        case acquiring(Acquisition, Requests)
+        case acquiring(Acquisition, Passed)
         /// S27: added with a coalescing key while an operation of its class with that key was
         /// unfinished on its queue, it waits for that one, neither its dependencies nor its
         /// conditions, and becomes ready once that one finished, to finish as it did.
-        case joining(Requests)
+        case joining(Asked)
         /// `isReady` is `true`. Once started it executes, unless it was cancelled, finished early,
         /// or its conditions said otherwise (``Verdict``).
-        case ready(Verdict, Requests)
+        case ready(Verdict, Passed)
         case executing(Execution)
         /// Started without executing, it lets what it runs finish first (S11), then finishes.
-        case draining(Ending, Requests)
+        /// `finishRequested`: a `finish` came (S6: the first one wins).
+        case draining(Ending, finishRequested: Bool)
         /// The `finished(errors:)` hook and `operationDidFinish` run; `isFinished` flips last.
         case finishing(Ending, thread: ThreadIdentity)
         case finished(Ending)
     }
 
-    /// What was asked of an operation that has not executed, from outside.
-    struct Requests: OptionSet {
+    /// What was asked of an operation not launched yet, from outside.
+    struct Asked: OptionSet {
         let rawValue: UInt8
         /// `start()` was called (S13: once).
-        static let start = Requests(rawValue: 1 << 0)
+        static let start = Asked(rawValue: 1 << 0)
         /// `finish` was called before executing (S6), or the operation is in a dependency cycle
         /// (S9): it finishes without executing once started.
-        static let finish = Requests(rawValue: 1 << 1)
-        /// A dependency was added once its own were passed (S9, `+LateDependencies`): it starts
-        /// only once Foundation says every dependency finished.
-        static let lateDependency = Requests(rawValue: 1 << 2)
-        /// With ``lateDependency``: its owner's start came first and was declined; the owner is
-        /// handed the operation again once the dependency finished.
-        static let startDeclined = Requests(rawValue: 1 << 3)
-        /// A dependency removed unfinished while waited for: Foundation counts it (`+LateDependencies`).
-        static let dependencyRemoved = Requests(rawValue: 1 << 4)
+        static let finish = Asked(rawValue: 1 << 1)
+    }
+
+    /// Whether Foundation's count of unfinished dependencies answers for the operation.
+    enum DependencyCount: UInt8 {
+        case counted
+        /// A dependency was removed unfinished while waited for: swift-corelibs-foundation counts
+        /// it still, so the dependencies themselves are read (`+LateDependencies`).
+        case stale
+    }
+
+    /// S9: a dependency added once the operation passed its own (`+LateDependencies`), with
+    /// what Foundation's count was worth when it passed them.
+    struct LateDependency: Equatable {
+        var count: DependencyCount
+        var awaited = Awaited.none
+
+        enum Awaited: UInt8 {
+            case none
+            /// It starts only once Foundation says every dependency finished.
+            case awaited
+            /// Awaited, and its owner's start came first and was declined: the owner is handed
+            /// the operation again once the dependency finished.
+            case startDeclined
+        }
+
+        /// Passed its dependencies with Foundation's count worth `count`, none added since.
+        init(_ count: DependencyCount, awaited: Awaited = .none) {
+            self.count = count
+            self.awaited = awaited
+        }
+
+        /// The dependencies added late finished, or a cancel let go of them: none is awaited,
+        /// and Foundation's count answers again.
+        static let none = LateDependency(.counted)
+    }
+
+    /// What a phase past the operation's own dependencies carries until it is launched: what its
+    /// callers asked and a dependency added since. One byte: beside the answers of `evaluating`,
+    /// a second one would make every operation 8 bytes larger.
+    struct Passed: Equatable {
+        /// ``Asked`` in the low 2 bits, then ``LateDependency/count`` in 1 and
+        /// ``LateDependency/awaited`` in 2.
+        private var bits: UInt8
+
+        init(_ asked: Asked, _ late: LateDependency) {
+            bits = asked.rawValue | (late.count == .stale ? 1 << 2 : 0) | late.awaited.rawValue << 3
+        }
+
+        var asked: Asked {
+            get { Asked(rawValue: bits & 0b11) }
+            set { self = Passed(newValue, late) }
+        }
+
+        /// A dependency added late is awaited: read from the byte itself, since every start and
+        /// every readiness query of a ready operation asks.
+        var awaitsLateDependency: Bool { bits >> 3 != 0 }
+
+        /// What Foundation's count is worth, read from the byte itself (every lock trip's hint asks).
+        var dependencyCount: DependencyCount { bits & 1 << 2 == 0 ? .counted : .stale }
+
+        var late: LateDependency {
+            get {
+                LateDependency(
+                    bits & 1 << 2 == 0 ? .counted : .stale,
+                    awaited: LateDependency.Awaited(rawValue: bits >> 3)!)
+            }
+            set { self = Passed(asked, newValue) }
+        }
     }
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
@@ -147,7 +210,7 @@ struct OperationStateMachine {
     var outcome = Outcome()
     var announcements = ReadinessAnnouncements()
     /// Written by ``enter(_:)`` alone.
-    private(set) var phase = Phase.initialized([], [])
+    private(set) var phase = Phase.initialized([], .counted, [])
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
     private(set) var drainsBeforeFinishing = false
@@ -193,19 +256,18 @@ struct OperationStateMachine {
         }
     }
 
-    /// What was asked of it from outside: from `executing` on, it was started.
-    var requests: Requests {
+    /// What its callers asked of it: from `executing` on, it was started.
+    var asked: Asked {
         switch phase {
-        case .initialized(let requests, _), .pending(_, let requests), .evaluating(_, let requests),
-            .acquiring(_, let requests), .joining(let requests), .ready(_, let requests),
-            .draining(_, let requests):
-            requests
+        case .initialized(let asked, _, _), .pending(_, let asked, _), .joining(let asked): asked
+        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed.asked
+        case .draining(_, let finishRequested): finishRequested ? [.start, .finish] : .start
         case .executing, .finishing, .finished: .start
         }
     }
 
-    var isStartRequested: Bool { requests.contains(.start) }
-    var isFinishRequested: Bool { requests.contains(.finish) }
+    var isStartRequested: Bool { asked.contains(.start) }
+    var isFinishRequested: Bool { asked.contains(.finish) }
 
     /// Every write of ``phase``, a new one or new data of the same one: the event sinks hear of a
     /// change of the public state it makes.
@@ -218,20 +280,27 @@ struct OperationStateMachine {
         if hasEventSinks { noteState(state) }
     }
 
-    /// Records `request` in the phase, which must be one before `executing` (or `draining`).
-    mutating func record(_ request: Requests) {
+    /// Records what a caller asked in the phase, which must be one before the operation was
+    /// launched, or `draining` for a finish.
+    mutating func record(_ request: Asked) {
         switch phase {
-        case .initialized(let requests, let deferred): enter(.initialized(requests.union(request), deferred))
-        case .pending(let stage, let requests): enter(.pending(stage, requests.union(request)))
-        case .evaluating(let evaluation, let requests):
-            enter(.evaluating(evaluation, requests.union(request)))
-        case .acquiring(let acquisition, let requests):
-            enter(.acquiring(acquisition, requests.union(request)))
-        case .joining(let requests): enter(.joining(requests.union(request)))
-        case .ready(let verdict, let requests): enter(.ready(verdict, requests.union(request)))
-        case .draining(let ending, let requests): enter(.draining(ending, requests.union(request)))
-        case .executing, .finishing, .finished:
-            fatalError("record(\(request)) in phase \(phase): it was started and executed")
+        case .initialized(let asked, let count, let deferred):
+            enter(.initialized(asked.union(request), count, deferred))
+        case .pending(let stage, let asked, let count): enter(.pending(stage, asked.union(request), count))
+        case .evaluating(let evaluation, var passed):
+            passed.asked.formUnion(request)
+            enter(.evaluating(evaluation, passed))
+        case .acquiring(let acquisition, var passed):
+            passed.asked.formUnion(request)
+            enter(.acquiring(acquisition, passed))
+        case .joining(let asked): enter(.joining(asked.union(request)))
+        case .ready(let verdict, var passed):
+            passed.asked.formUnion(request)
+            enter(.ready(verdict, passed))
+        case .draining(let ending, _) where request == .finish:
+            enter(.draining(ending, finishRequested: true))
+        case .draining, .executing, .finishing, .finished:
+            fatalError("record(\(request)) in phase \(phase): it was started")
         }
     }
 
@@ -251,7 +320,7 @@ struct OperationStateMachine {
         -> AddConditionAction
     {
         switch phase {
-        case .initialized, .pending(.unasked, _):
+        case .initialized, .pending(.unasked, _, _):
             // Nothing was asked of the conditions yet.
             if let condition { admission.add(condition) }
             if categories.isEmpty {
@@ -260,8 +329,8 @@ struct OperationStateMachine {
                 categories.formUnion(new)
             }
             return .added
-        case .pending(.registering, _), .pending(.asking, _), .pending(.askingAfterDependencies, _),
-            .pending(.asked, _), .evaluating,
+        case .pending(.registering, _, _), .pending(.asking, _, _), .pending(.askingAfterDependencies, _, _),
+            .pending(.asked, _, _), .evaluating,
             .acquiring, .joining,
             .ready, .executing, .draining, .finishing, .finished:
             // A new condition's dependency would be missed, or its answer never asked for.
@@ -374,7 +443,7 @@ struct OperationStateMachine {
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
     mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
-        enter(.ready(verdict, requests))
+        enter(.ready(verdict, passed))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
             // It runs it itself: no answer Foundation stored matters (``ReadinessAnnouncements``).

@@ -28,18 +28,21 @@ enum ReadinessHint: UInt8 {
 
 extension OperationStateMachine {
     /// What ``ConditionalOperation/isReady`` may answer without the lock, now.
+    ///
+    /// Inlined into the end of every locked section, where it is published.
+    @inline(__always)
     var readinessHint: ReadinessHint {
         // Being deallocated, its queries change nothing (``settledReadiness()``): not worth a hint.
         let answeredNotReady = announcements.hasAnsweredNotReady && !isDeallocating
         switch phase {
-        case .initialized(_, let deferred) where !deferred.isEmpty:
+        case .initialized(_, _, let deferred) where !deferred.isEmpty:
             return .deferred
-        case .initialized(let requests, _), .pending(_, let requests):
-            if requests.contains(.dependencyRemoved) { return .countDependencies }
+        case .initialized(_, let count, _), .pending(_, _, let count):
+            if count == .stale { return .countDependencies }
             return answeredNotReady ? .dependencies : .ask
         case .evaluating, .acquiring, .joining:
             return answeredNotReady ? .waiting : .ask
-        case .ready(_, let requests) where requests.isSuperset(of: [.lateDependency, .dependencyRemoved]):
+        case .ready(_, let passed) where passed.awaitsLateDependency && passed.dependencyCount == .stale:
             // Its start reads the dependencies themselves.
             return .countDependencies
         case .ready:

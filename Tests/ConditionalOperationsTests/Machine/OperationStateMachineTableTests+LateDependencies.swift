@@ -60,6 +60,41 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         #expect(!waitedAgain)
     }
 
+    /// A dependency removed while the operation waited for its own makes Foundation's count stale
+    /// for good: past its dependencies the phase keeps that, and a dependency added late is then
+    /// waited for by reading the dependencies themselves.
+    @Test func S9_aCountMadeStaleBeforeTheDependenciesPassedIsKeptForALateDependency() {
+        var machine = Self.machine(.initialized)
+        let waits = machine.dependencyRemoved()
+        #expect(waits)
+        _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
+        #expect(Self.describe(machine.phase) == "ready [dependency removed]")
+        _ = machine.dependencyAdded()
+        #expect(Self.describe(machine.phase) == "ready [late dependency, dependency removed]")
+        #expect(machine.readinessHint == .countDependencies)
+    }
+
+    /// The one byte a phase past the operation's dependencies carries holds what its callers
+    /// asked and the dependency added late apart: each reads back as written, with the others.
+    @Test func S9_aPhasePastItsDependenciesKeepsWhatWasAskedApartFromALateDependency() {
+        let asked: [Machine.Asked] = [[], .start, .finish, [.start, .finish]]
+        let counts: [Machine.DependencyCount] = [.counted, .stale]
+        let awaited: [Machine.LateDependency.Awaited] = [.none, .awaited, .startDeclined]
+        for asked in asked {
+            for count in counts {
+                for awaited in awaited {
+                    let late = Machine.LateDependency(count, awaited: awaited)
+                    var passed = Machine.Passed(asked, late)
+                    #expect(passed.asked == asked && passed.late == late)
+                    passed.asked.formUnion(.finish)
+                    #expect(passed.asked == asked.union(.finish) && passed.late == late)
+                    passed.late = .none
+                    #expect(passed.asked == asked.union(.finish) && passed.late == .none)
+                }
+            }
+        }
+    }
+
     /// A ready operation, not started, with a dependency added since; `owner`: its queue's.
     static func readyWithALateDependency(owner: ConditionalOperationQueue?) -> Machine {
         var machine = Self.machine(.initialized)

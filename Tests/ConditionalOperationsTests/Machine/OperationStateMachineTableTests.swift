@@ -84,7 +84,7 @@ extension ConditionalOperationsTests {
             let described: String
             switch phase {
             case .initialized: described = "initialized"
-            case .pending(let stage, _): described = "pending(\(stage))"
+            case .pending(let stage, _, _): described = "pending(\(stage))"
             case .evaluating(let evaluation, _):
                 described = "evaluating(\(evaluation.answered.unanswered) unanswered)"
             case .acquiring(let acquisition, _):
@@ -105,23 +105,32 @@ extension ConditionalOperationsTests {
             return described + describe(requestsOf: phase)
         }
 
-        /// The requests a phase before `executing` carries: " [start]", " [finish]", " [start,
-        /// finish]", or nothing.
+        /// What a phase carries of its callers' requests and of its dependencies' count: " [start]",
+        /// " [start, finish]", " [finish, late dependency, count stale]", or nothing.
         static func describe(requestsOf phase: Machine.Phase) -> String {
-            let requests: Machine.Requests
+            var asked: Machine.Asked = []
+            var count = Machine.DependencyCount.counted
+            var late = Machine.LateDependency.Awaited.none
             switch phase {
-            case .initialized(let carried, _), .pending(_, let carried), .evaluating(_, let carried),
-                .acquiring(_, let carried), .joining(let carried), .ready(_, let carried),
-                .draining(_, let carried):
-                requests = carried
+            case .initialized(let carried, let carriedCount, _), .pending(_, let carried, let carriedCount):
+                (asked, count) = (carried, carriedCount)
+            case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
+                (asked, count, late) = (passed.asked, passed.late.count, passed.late.awaited)
+            case .joining(let carried):
+                asked = carried
+            case .draining(_, let finishRequested):
+                asked = finishRequested ? [.start, .finish] : .start
             case .executing, .finishing, .finished:
                 return ""
             }
-            let names = [
-                (Machine.Requests.start, "start"), (.finish, "finish"), (.lateDependency, "late dependency"),
-                (.startDeclined, "start declined"), (.dependencyRemoved, "dependency removed"),
-            ]
-            .filter { requests.contains($0.0) }.map(\.1)
+            var names = [(Machine.Asked.start, "start"), (.finish, "finish")].filter { asked.contains($0.0) }
+                .map(\.1)
+            switch late {
+            case .none: break
+            case .awaited: names.append("late dependency")
+            case .startDeclined: names += ["late dependency", "start declined"]
+            }
+            if count == .stale { names.append("dependency removed") }
             return names.isEmpty ? "" : " [\(names.joined(separator: ", "))]"
         }
 
