@@ -243,13 +243,26 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
         submit(operation)
     }
 
-    /// Every operation of a dependency cycle finishes without executing (S9).
+    /// Every operation of a dependency cycle finishes without executing (S9): each is marked
+    /// before any is released, so that one finishing first lets no other execute.
+    ///
+    /// Then they are released one after another, each once the one before finished.
+    /// swift-corelibs-foundation finishes an operation holding its lock while it takes the lock of
+    /// each operation depending on it: two operations of one cycle finishing at once would each
+    /// hold its own lock and wait for the other's, for ever, with two of the pool's threads.
     func breakCycle(_ cycle: [Foundation.Operation]) {
         let conditionals = cycle.compactMap { $0 as? ConditionalOperation }
         for operation in conditionals { operation.markInCycle() }
         for operation in cycle where !(operation is ConditionalOperation) {
             operation.cancel()  // a plain operation has no errors to carry the reason
         }
-        for operation in conditionals { operation.breakCycle() }
+        Self.release(conditionals[...])
+    }
+
+    /// Releases the first of `cycle`, and the rest once it finished.
+    private static func release(_ cycle: ArraySlice<ConditionalOperation>) {
+        guard let first = cycle.first else { return }
+        first.whenFinished { release(cycle.dropFirst()) }
+        first.breakCycle()
     }
 }
