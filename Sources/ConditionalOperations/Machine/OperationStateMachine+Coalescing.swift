@@ -37,7 +37,7 @@ extension OperationStateMachine {
             return asked.isEmpty && count == .counted
         case .ready(.execute, let passed):
             // Admitted by an `isReady` query, with no category held.
-            return passed == Passed([], .none) && categories.isEmpty
+            return passed == Passed([], .cleared) && categories.isEmpty
         case .pending(.registering, _, _), .pending(.asking, _, _), .pending(.askingAfterDependencies, _, _),
             .evaluating,
             .acquiring, .ready,

@@ -16,7 +16,8 @@ extension OperationStateMachine {
     }
 
     /// What the phase past the operation's own dependencies carries, the one it is in or the
-    /// first it enters (from `joining`, with nothing of its dependencies: it waited for none).
+    /// first it enters (from `joining`, with nothing of its dependencies: it waited for none;
+    /// once launched, the start alone, which no event past the launch reads).
     /// Inlined: every operation enters `ready` with it.
     @inline(__always)
     var passed: Passed {
@@ -24,18 +25,8 @@ extension OperationStateMachine {
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed
         case .initialized(let asked, let count, _), .pending(_, let asked, let count):
             Passed(asked, LateDependency(count))
-        case .joining(let asked): Passed(asked, .none)
-        case .executing, .draining, .finishing, .finished: Passed(.start, .none)
-        }
-    }
-
-    /// What Foundation's count of unfinished dependencies is worth for the operation.
-    var dependencyCount: DependencyCount {
-        switch phase {
-        case .initialized(_, let count, _), .pending(_, _, let count): count
-        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
-            passed.dependencyCount
-        case .joining, .executing, .draining, .finishing, .finished: .counted
+        case .joining(let asked): Passed(asked, .cleared)
+        case .executing, .draining, .finishing, .finished: Passed(.start, .cleared)
         }
     }
 
@@ -145,10 +136,9 @@ extension OperationStateMachine {
                 record(.start)
                 return .waiting
             }
-            if var late = lateDependency {
-                late.awaited = .startDeclined
-                record(late)
-            }
+            var late = passed.late
+            late.awaited = .startDeclined
+            record(late)
             return .declined(owner)
         case .ready:
             // Every dependency finished, or a cancel let go of them.
@@ -175,7 +165,7 @@ extension OperationStateMachine {
     mutating func dropLateDependencies() -> ConditionalOperationQueue? {
         guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
         let declined = passed.late.awaited == .startDeclined
-        passed.late = .none
+        passed.late = .cleared
         enter(.ready(verdict, passed))
         return declined ? owner : nil
     }

@@ -167,7 +167,7 @@ extension OperationStateMachine {
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }
             let declined = passed.late.awaited == .startDeclined
-            passed.late = .none
+            passed.late = .cleared
             enter(.ready(verdict, passed))
             return .answer(true, lateDependenciesFinished(declined: declined, context: context))
         case .ready where isStartRequested:

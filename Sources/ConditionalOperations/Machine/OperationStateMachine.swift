@@ -16,9 +16,10 @@ struct OperationStateMachine {
     /// Where the operation is, with the data of that phase.
     ///
     /// The phases before it is launched carry what its callers asked (``Asked``: `start()`, an
-    /// early `finish`) and what Foundation's count of its dependencies is worth
-    /// (``DependencyCount``); those past its own dependencies carry, with the first, a dependency
-    /// added since (``Passed``). From `executing` on it was started, and a finish finishes.
+    /// early `finish`); `initialized` and `pending` also what Foundation's count of its
+    /// dependencies is worth (``DependencyCount``), and the phases past them both with a
+    /// dependency added since, in one byte (``Passed``); `joining` what was asked alone (it waits
+    /// for no dependency). From `executing` on it was started, and a finish finishes.
     enum Phase {
         /// Not yet admitted by a queue, a `start()` or a readiness query, with the dependencies
         /// Foundation does not list it in yet (``deferDependency(_:)``).
@@ -63,8 +64,9 @@ struct OperationStateMachine {
         case stale
     }
 
-    /// S9: a dependency added once the operation passed its own (`+LateDependencies`), with
-    /// what Foundation's count was worth when it passed them.
+    /// S9: a dependency added once the operation passed its own (`+LateDependencies`), and what
+    /// Foundation's count is worth: stale once a dependency was removed unfinished while waited
+    /// for, before the operation passed its dependencies or since.
     struct LateDependency: Equatable {
         var count: DependencyCount
         var awaited = Awaited.none
@@ -85,19 +87,22 @@ struct OperationStateMachine {
         }
 
         /// The dependencies added late finished, or a cancel let go of them: none is awaited,
-        /// and Foundation's count answers again.
-        static let none = LateDependency(.counted)
+        /// and Foundation's count answers again. (Not `none`: that reads as `nil` where the
+        /// phase has none, ``OperationStateMachine/lateDependency``.)
+        static let cleared = LateDependency(.counted)
     }
 
     /// What a phase past the operation's own dependencies carries until it is launched: what its
-    /// callers asked and a dependency added since. One byte: beside the answers of `evaluating`,
-    /// a second one would make every operation 8 bytes larger.
+    /// callers asked, what Foundation's count is worth and a dependency added since. One byte:
+    /// beside the answers of `evaluating`, a second one would make every operation 8 bytes larger.
     struct Passed: Equatable {
         /// ``Asked`` in the low 2 bits, then ``LateDependency/count`` in 1 and
         /// ``LateDependency/awaited`` in 2.
         private var bits: UInt8
 
         init(_ asked: Asked, _ late: LateDependency) {
+            // A third request would have to move the other bits up.
+            assert(asked.rawValue & ~0b11 == 0, "Passed holds two requests: \(asked)")
             bits = asked.rawValue | (late.count == .stale ? 1 << 2 : 0) | late.awaited.rawValue << 3
         }
 

@@ -86,10 +86,13 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
                     let late = Machine.LateDependency(count, awaited: awaited)
                     var passed = Machine.Passed(asked, late)
                     #expect(passed.asked == asked && passed.late == late)
+                    // What every start and readiness query reads, from the byte itself.
+                    #expect(
+                        passed.awaitsLateDependency == (awaited != .none) && passed.dependencyCount == count)
                     passed.asked.formUnion(.finish)
                     #expect(passed.asked == asked.union(.finish) && passed.late == late)
-                    passed.late = .none
-                    #expect(passed.asked == asked.union(.finish) && passed.late == .none)
+                    passed.late = .cleared
+                    #expect(passed.asked == asked.union(.finish) && passed.late == .cleared)
                 }
             }
         }

@@ -106,7 +106,7 @@ extension ConditionalOperationsTests {
         }
 
         /// What a phase carries of its callers' requests and of its dependencies' count: " [start]",
-        /// " [start, finish]", " [finish, late dependency, count stale]", or nothing.
+        /// " [start, finish]", " [finish, late dependency, dependency removed]", or nothing.
         static func describe(requestsOf phase: Machine.Phase) -> String {
             var asked: Machine.Asked = []
             var count = Machine.DependencyCount.counted

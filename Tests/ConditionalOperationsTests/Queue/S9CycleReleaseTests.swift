@@ -12,7 +12,8 @@ extension ConditionalOperationsTests {
         /// An operation that, as it begins to finish (its `finished(errors:)`, before `isFinished`
         /// flips), counts itself among those finishing and waits a moment for another one to
         /// begin meanwhile.
-        final class FinishingProbe: ConditionalOperation, @unchecked Sendable {  // stored state: `let`s of Sendable types
+        final class FinishingProbe: ConditionalOperation, @unchecked Sendable {
+            // Its stored state: `let`s of Sendable types.
             let finishing: Locked<Int>
             let overlapped: DispatchSemaphore
 
