@@ -7,14 +7,6 @@
 /// behind every later request, S7). The phases past the operation's own dependencies record it
 /// (``LateDependency``); readiness queries and the start then read Foundation's answer.
 extension OperationStateMachine {
-    /// What a dependency added late asks, in the phases past the operation's own dependencies.
-    var lateDependency: LateDependency? {
-        switch phase {
-        case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed.late
-        case .initialized, .pending, .joining, .executing, .draining, .finishing, .finished: nil
-        }
-    }
-
     /// What the phase past the operation's own dependencies carries, the one it is in or the
     /// first it enters (from `joining`, with nothing of its dependencies: it waited for none;
     /// once launched, the start alone, which no event past the launch reads).
@@ -53,9 +45,10 @@ extension OperationStateMachine {
         }
     }
 
-    /// A dependency added late is awaited.
+    /// A dependency added late is awaited. In a phase past the operation's own dependencies.
     private mutating func awaitLateDependency() {
-        guard var late = lateDependency, late.awaited == .none else { return }
+        var late = passed.late
+        guard late.awaited == .none else { return }
         late.awaited = .awaited
         record(late)
     }
@@ -102,7 +95,8 @@ extension OperationStateMachine {
             return true
         case .evaluating, .acquiring, .ready:
             // Past its dependencies: only one added late is waited for, unless cancelled.
-            guard awaitsLateDependency, var late = lateDependency else { return false }
+            guard awaitsLateDependency else { return false }
+            var late = passed.late
             late.count = .stale
             record(late)
             return true

@@ -87,8 +87,8 @@ struct OperationStateMachine {
         }
 
         /// The dependencies added late finished, or a cancel let go of them: none is awaited,
-        /// and Foundation's count answers again. (Not `none`: that reads as `nil` where the
-        /// phase has none, ``OperationStateMachine/lateDependency``.)
+        /// and Foundation's count answers again. (Not `none`: beside an optional, that
+        /// reads as `nil`.)
         static let cleared = LateDependency(.counted)
     }
 
