@@ -19,11 +19,12 @@ extension OperationStateMachine {
         /// `sink` hears of the operation from now on, told `current` first (unless it is the
         /// first state, and the sink does not hear of that one).
         mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
-            let log = sinkLog ?? SinkLog()
+            // A timeline's recording, added first, is the log itself (``SinkLog``).
+            let log = sinkLog ?? sink.timelineSink?.recording ?? SinkLog()
             sinkLog = log
             log.add(sink)
             if current != .initialized || sink.hearsInitialState {
-                log.append(.current(current, to: sink))
+                log.tellCurrent(current, to: sink)
             }
         }
 
@@ -40,11 +41,6 @@ extension OperationStateMachine {
                 return true
             }
             return removed
-        }
-
-        /// Written for every sink; nothing without sinks.
-        func tellSinks(_ message: consuming SinkMessage) {
-            sinkLog?.append(consume message)
         }
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the

@@ -96,23 +96,23 @@ extension OperationStateMachine {
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
     /// without sinks does not even make the event.
     mutating func tellSinks(_ event: LogEvent) {
-        listeners.tellSinks(.log(event))
+        listeners.sinkLog?.tell(event)
     }
 
     /// The public state is `current`: the sinks hear of it if it changed.
     mutating func noteState(_ current: ConditionalOperation.State) {
         guard current != sinksTold else { return }
         listenerMarks.told(current)
-        listeners.tellSinks(.event(.stateChanged(current)))
+        listeners.sinkLog?.tell(.stateChanged(current))
     }
 
     /// A callback is told when it is queued, which is the order of S1; `didFinish` comes once
     /// finished (``noteFinishedForSinks()``).
     mutating func noteCallback(_ effect: Effect) {
         switch effect {
-        case .didStart: listeners.tellSinks(.event(.didStart))
-        case .didProduce(let operation): listeners.tellSinks(.event(.didProduce(operation)))
-        case .didCancel(let errors): listeners.tellSinks(.event(.didCancel(errors)))
+        case .didStart: listeners.sinkLog?.tell(.didStart)
+        case .didProduce(let operation): listeners.sinkLog?.tell(.didProduce(operation))
+        case .didCancel(let errors): listeners.sinkLog?.tell(.didCancel(errors))
         case .finish: break
         }
     }
@@ -125,8 +125,16 @@ extension OperationStateMachine {
         guard hasEventSinks else { return SinkList() }
         listenerMarks.told(.finished)
         let sinks = listeners.sinkLog?.takeSinks() ?? SinkList()
-        listeners.tellSinks(.end(errors, sinks: sinks))
+        listeners.sinkLog?.tellEnd(errors, to: sinks)
         return sinks
+    }
+}
+
+extension OperationStateMachine {
+    /// The sinks, taken out as the operation is deallocated, finished or not (nothing is sent
+    /// to them any more), to be let go of by the caller.
+    mutating func takeSinksAtDeallocation() -> SinkList? {
+        listeners.sinkLog?.takeSinks()
     }
 }
 
@@ -144,6 +152,11 @@ struct SinkList {
         } else {
             others.append(sink)
         }
+    }
+
+    /// The timeline's recording, if the timeline's is the one sink.
+    var timelineAlone: TrackRecording? {
+        others.isEmpty ? timeline?.recording : nil
     }
 
     func send(_ event: OperationEvent) {
@@ -180,43 +193,98 @@ extension EventSink {
 /// operation). The sinks are listed here alone, not among the observers: they hear everything as
 /// messages. The operation's lock is what makes its accesses exclusive:
 /// the run-time check of each is not made.
-final class SinkLog {
-    @exclusivity(unchecked) private(set) var sinks = SinkList()
-    @exclusivity(unchecked) private(set) var messages: [SinkMessage] = []
+///
+/// Not final: a timeline's ``TrackRecording`` is one, and is its operation's log when the
+/// timeline's is the first sink added, which most recorded operations have alone: one object
+/// made for both. Its members are final.
+class SinkLog {
+    @exclusivity(unchecked) final private(set) var sinks = SinkList()
+    @exclusivity(unchecked) final private(set) var messages: [SinkMessage] = []
+    /// The timeline's recording, while it is the one sink: told each message as it is written,
+    /// without a time, which it is given as the messages are sent (``send()``). Most recorded
+    /// operations have that sink alone, and it hears every change: a buffer of messages for it
+    /// was most of what recording cost. Not retained, and called without a retain: the timeline
+    /// lists its running recordings, and this log may be the recording itself.
+    @exclusivity(unchecked) final private(set) var timelineAlone: Unmanaged<TrackRecording>?
+    /// The recording told messages since they were last sent: the one alone, or the one the
+    /// sinks taken out for the end hold.
+    @exclusivity(unchecked) final private(set) var unstamped: Unmanaged<TrackRecording>?
 
-    var hasMessages: Bool { !messages.isEmpty }
+    final var hasMessages: Bool { unstamped != nil || !messages.isEmpty }
 
-    func add(_ sink: any EventSink) {
+    final func add(_ sink: any EventSink) {
         sinks.append(sink)
+        timelineAlone = sinks.timelineAlone.map { .passUnretained($0) }
     }
 
-    func append(_ message: consuming SinkMessage) {
+    final func append(_ message: consuming SinkMessage) {
         messages.append(consume message)
+    }
+
+    /// `event`, for every sink.
+    final func tell(_ event: OperationEvent) {
+        guard let recording = timelineAlone else { return append(.event(event)) }
+        recording._withUnsafeGuaranteedRef { $0.record(event) }
+        unstamped = recording
+    }
+
+    /// `event`, for every sink.
+    final func tell(_ event: LogEvent) {
+        guard let recording = timelineAlone else { return append(.log(event)) }
+        recording._withUnsafeGuaranteedRef { $0.record(event) }
+        unstamped = recording
+    }
+
+    /// The state now, to `sink`, just added.
+    final func tellCurrent(_ state: ConditionalOperation.State, to sink: any EventSink) {
+        guard let recording = timelineAlone, sink.timelineSink != nil else {
+            return append(.current(state, to: sink))
+        }
+        recording._withUnsafeGuaranteedRef { $0.record(.stateChanged(state)) }
+        unstamped = recording
+    }
+
+    /// The end, with `errors`, to `sinks`, taken out of the log (``takeSinks()``).
+    final func tellEnd(_ errors: [any Error], to sinks: SinkList) {
+        guard messages.isEmpty, let recording = sinks.timelineAlone else {
+            return append(.end(errors, sinks: sinks))
+        }
+        recording.record(.didFinish(errors))
+        unstamped = .passUnretained(recording)
+    }
+
+    /// Gives the messages the timeline's recording was told since the last send their time.
+    final func stampTimeline() {
+        guard let recording = unstamped else { return }
+        unstamped = nil
+        recording._withUnsafeGuaranteedRef { $0.stamp() }
     }
 
     /// The sinks, taken out: for the last message, as the operation finishes and lets go of them
     /// outside the lock (``OperationStateMachine/noteFinishedForSinks()``), and to be sent to
     /// (``putBack(_:)``), moved rather than copied.
-    func takeSinks() -> SinkList {
+    final func takeSinks() -> SinkList {
         var taken = SinkList()
         swap(&taken, &sinks)
+        timelineAlone = nil
         return taken
     }
 
     /// The sinks ``takeSinks()`` returned to send to.
-    func putBack(_ taken: consuming SinkList) {
+    final func putBack(_ taken: consuming SinkList) {
         sinks = taken
+        timelineAlone = sinks.timelineAlone.map { .passUnretained($0) }
     }
 
     /// The messages, taken out to be sent.
-    func takeMessages() -> [SinkMessage] {
+    final func takeMessages() -> [SinkMessage] {
         var taken: [SinkMessage] = []
         swap(&taken, &messages)
         return taken
     }
 
     /// The buffer `takeMessages()` returned, emptied: kept for the next event's messages.
-    func giveBack(_ buffer: [SinkMessage]) {
+    final func giveBack(_ buffer: [SinkMessage]) {
         messages = buffer
     }
 }

@@ -3,6 +3,10 @@ extension SinkLog {
     /// The operation's storage calls it under the operation's lock, at the end of the event that
     /// wrote them, so that every sink hears the events in the machine's order (S1, S16).
     func send() {
+        // Told first: what the timeline's recording was told came before every message buffered
+        // (once another sink is added, the timeline's hears them as they are sent).
+        stampTimeline()
+        guard hasMessages else { return }
         // Each message is moved out, not copied: reversed (most events write one), then taken
         // from the end and consumed. The buffer comes back empty, its capacity kept for the next
         // event's. The sinks are moved out while they are sent to (no sink reaches the log).

@@ -2,7 +2,7 @@ import ConditionalOperationsMachines
 import Foundation
 
 /// How a ``ConditionalOperationQueue`` takes an operation in: one trip through its storage when
-/// nothing else is involved (no delegate, barrier, logger, timeline or shutdown), two otherwise; and where a
+/// nothing else is involved (no delegate, barrier, logger or shutdown), two otherwise; and where a
 /// plain operation goes (`QueueStateMachine.PlainRoute`).
 extension ConditionalOperationQueue {
     /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
@@ -20,14 +20,6 @@ extension ConditionalOperationQueue {
         case .registered(let registered):
             registration = registered
         case .prepare(let preparation):
-            if let timeline = preparation.timeline {
-                if let conditional {
-                    timeline.record(
-                        conditional, parent: preparation.timelineParent, queue: ObjectIdentifier(self))
-                } else if let parent = preparation.timelineParent {
-                    timeline.runsUnrecorded(operation, under: parent)
-                }
-            }
             // S21: it finishes without running.
             if preparation.isShutDown { Self.cancelForShutdown(operation) }
             preparation.delegate?.operationQueue(self, willAdd: operation)
@@ -43,6 +35,15 @@ extension ConditionalOperationQueue {
         }
         // A `ConditionalOperation` added twice traps itself, in `enqueue`.
         if registration.isKnown, conditional == nil { Self.trapAddedTwice(operation) }
+        // Recorded before it is enqueued: from its first change on.
+        if let timeline = registration.timeline {
+            if let conditional {
+                timeline.record(
+                    conditional, parent: registration.timelineParent, queue: ObjectIdentifier(self))
+            } else if let parent = registration.timelineParent {
+                timeline.runsUnrecorded(operation, under: parent)
+            }
+        }
         if !registration.isKnown { idle.enter() }
         let isReady: Bool
         if let conditional {

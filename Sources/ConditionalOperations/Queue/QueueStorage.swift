@@ -17,7 +17,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         var timeline: OperationTimeline?
         var timelineParent: Int?
 
-        var isListened: Bool { delegate != nil || logChannel != nil || timeline != nil }
+        /// A timeline is not among them: it records an operation once registered, before it is
+        /// enqueued, which the trip that registers it tells.
+        var isListened: Bool { delegate != nil || logChannel != nil }
     }
 
     private let state = Locked(State())
@@ -32,6 +34,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         let cycle: [Foundation.Operation]
         /// For a plain operation: where it goes.
         let route: QueueStateMachine.PlainRoute?
+        /// Where it is recorded, if the queue has a timeline, and under which track.
+        let timeline: OperationTimeline?
+        let timelineParent: Int?
     }
 
     /// What adding an operation involves besides registering it.
@@ -39,8 +44,6 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         let delegate: (any ConditionalOperationQueueDelegate)?
         let barriers: [Foundation.Operation]
         let logChannel: LogChannel?
-        let timeline: OperationTimeline?
-        let timelineParent: Int?
         let isShutDown: Bool
     }
 
@@ -64,8 +67,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
                 return .prepare(
                     Preparation(
                         delegate: state.delegate, barriers: barriers, logChannel: state.logChannel,
-                        timeline: state.timeline, timelineParent: state.timelineParent, isShutDown: isShutDown
-                    ))
+                        isShutDown: isShutDown))
             }
         }
     }
@@ -85,7 +87,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     ) -> Registration {
         let (isKnown, cycle) = state.registry.add(operation, dependencies: plain == nil ? dependencies : [])
         let route = plain.map { state.machine.routePlain(operation, facts: $0) }
-        return Registration(isKnown: isKnown, cycle: cycle, route: route)
+        return Registration(
+            isKnown: isKnown, cycle: cycle, route: route, timeline: state.timeline,
+            timelineParent: state.timelineParent)
     }
 
     // MARK: Plain operations

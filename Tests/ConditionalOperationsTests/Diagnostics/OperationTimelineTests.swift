@@ -561,6 +561,22 @@ extension ConditionalOperationsTests {
             #expect(await released.wait(seconds: 10), "the condition's release waited for the lock held")
         }
 
+        /// An operation recorded, then let go of before it finished, lets go of the timeline: its
+        /// recording, which the timeline lists, holds the timeline through the operation's sinks
+        /// until then. (A queue keeps what it admitted until it finished; a composite's inner
+        /// operations are recorded as they are made, and may never run.)
+        @Test func S36_anOperationLetGoOfUnfinishedLetsGoOfItsTimeline() {
+            weak var timeline: OperationTimeline?
+            do {
+                let recording = OperationTimeline()
+                timeline = recording
+                let operation = ConditionalOperation()
+                recording.record(operation)
+                #expect(recording.operationCount == 1)
+            }
+            #expect(timeline == nil, "the timeline outlived the operation it recorded")
+        }
+
         @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {
             // Room for the first operation's spans: its condition's is dropped only once the
             // operation let go of the condition, by the spans of the operations after it.

@@ -4,18 +4,13 @@ import Foundation
 /// of the finished ones, at most `capacity`, those that finished first dropped first. A running
 /// operation's spans are its ``TrackRecording``'s until it finishes, under the operation's lock.
 struct TimelineState {
-    /// A finished operation's recording and its spans, the array the recording holds (shared,
-    /// not copied); `nil` once let go of. The recording is kept with its spans, to be let go of
-    /// on the timeline's queue with the last of them: let go of as its operation finished, on
-    /// the thread that finished it, each free waited for the allocator's lock of the thread
-    /// adding operations, which made it (the cost row, 2-core: 2.8–3.3× against 2.3–2.6×).
-    typealias Finished = (recording: TrackRecording?, spans: [TimelineSpan])
-
     let capacity: Int
     var tracks: [TimelineTrack] = []
     /// The finished operations whose spans are kept, those that finished first first, from
-    /// `oldest`.
-    private var kept: [Finished] = []
+    /// `oldest`; `nil` once let go of. Each is kept whole until its last span is dropped: what
+    /// its log holds may be the user's last reference to a condition, let go of on the
+    /// timeline's queue, not on the thread that finished it under its lock.
+    private var kept: [TrackRecording?] = []
     private var oldest = 0
     /// How many spans of `kept[oldest]` were dropped: they are let go of with its last one.
     private var oldestDropped = 0
@@ -25,7 +20,7 @@ struct TimelineState {
     /// The finished operations whose spans were all dropped, not let go of yet: what their spans
     /// hold (a condition, an error) may be the user's last reference, so the timeline lets go of
     /// them outside every lock, many at a time (``takeEvicted()``).
-    private var evicted: [Finished] = []
+    private var evicted: [TrackRecording] = []
     /// A release of the evicted spans is on its way: those dropped until it runs go with it.
     private var releaseScheduled = false
 
@@ -45,25 +40,25 @@ struct TimelineState {
     /// and one release goes for all those dropped meanwhile, not a Dispatch work item each.
     mutating func finish(_ recording: TrackRecording) -> Bool {
         let track = recording.track
-        // Read field by field: a copy of the whole recording would retain what it holds, under
-        // the timeline's lock, at every finish.
+        // Read field by field: a copy of the whole log would retain what it holds, under the
+        // timeline's lock, at every finish.
         tracks[track].recording = nil
-        tracks[track].wasCancelled = recording.contents.wasCancelled
-        tracks[track].executed = recording.contents.executed
-        tracks[track].finished = recording.contents.finished
-        kept.append((recording, recording.contents.closed))
-        keptSpans += recording.contents.closed.count
+        tracks[track].wasCancelled = recording.log.cancelledAt != nil
+        tracks[track].executed = recording.log.executed
+        tracks[track].finished = recording.log.finished
+        kept.append(recording)
+        keptSpans += recording.spanCount
         while keptSpans > capacity {
             let excess = keptSpans - capacity
-            let remaining = kept[oldest].spans.count - oldestDropped
+            let remaining = (kept[oldest]?.spanCount ?? 0) - oldestDropped
             if remaining > excess {
                 // The oldest spans of the operation that finished first are dropped, the rest kept.
                 oldestDropped += excess
                 keptSpans -= excess
                 dropped += excess
             } else {
-                evicted.append(kept[oldest])
-                kept[oldest] = (nil, [])
+                if let evictedRecording = kept[oldest] { evicted.append(evictedRecording) }
+                kept[oldest] = nil
                 oldest += 1
                 oldestDropped = 0
                 keptSpans -= remaining
@@ -82,7 +77,7 @@ struct TimelineState {
 
     /// The finished operations whose spans were dropped until now, to be let go of outside every
     /// lock; the next drop needs a release of its own.
-    mutating func takeEvicted() -> [Finished] {
+    mutating func takeEvicted() -> [TrackRecording] {
         releaseScheduled = false
         guard !evicted.isEmpty else { return [] }
         defer { evicted = [] }
@@ -99,14 +94,15 @@ struct TimelineState {
     /// What ``tables()`` copies (arrays shared, not copied, under the lock).
     struct Tables {
         let tracks: [TimelineTrack]
-        fileprivate let kept: [Finished]
+        fileprivate let kept: [TrackRecording?]
         fileprivate let oldest: Int
         fileprivate let oldestDropped: Int
         let dropped: Int
 
-        /// The spans kept, by operation, in the order they finished.
+        /// The spans kept, by operation, in the order they finished: made of their logs, which
+        /// change no more (read outside the timeline's lock).
         var spans: [ArraySlice<TimelineSpan>] {
-            var spans = kept[oldest...].map { $0.spans[...] }
+            var spans = kept[oldest...].map { $0?.spans()[...] ?? [] }
             if !spans.isEmpty { spans[0] = spans[0].dropFirst(oldestDropped) }
             return spans
         }
@@ -143,7 +139,7 @@ struct TimelineSnapshot: Sendable {
     /// under its operation's lock (finished since, it holds every span it recorded).
     init(
         origin: UInt64, now: UInt64, tracks: [TimelineTrack], kept: [ArraySlice<TimelineSpan>],
-        running: [(track: Int, contents: TrackRecording.Contents)], dropped: Int
+        running: [(track: Int, contents: TrackContents)], dropped: Int
     ) {
         self.origin = origin
         self.now = now

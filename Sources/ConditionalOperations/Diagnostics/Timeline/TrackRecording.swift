@@ -8,28 +8,10 @@ import Foundation
 /// exports read a running operation's there too (``withOperationLock(_:)``). As the operation
 /// finishes its spans join the timeline's (their array is shared, not copied), and its recording
 /// changes no more.
-final class TrackRecording: @unchecked Sendable {
-    // `contents` and `isFinished` are written under the recorded operation's mutex, and not after
-    // it finished; `track` is written once under the timeline's lock, before the operation is told
-    // of the recording.
-
-    /// What it recorded so far.
-    struct Contents {
-        /// Spans ended, oldest first.
-        var closed: [TimelineSpan] = []
-        /// Its open top-level span, and its open nested one (a wait for categories).
-        var openSpan: TimelineSpan?
-        var openNested: TimelineSpan?
-        /// When it was cancelled, if it was.
-        var cancelledAt: UInt64?
-        var wasCancelled: Bool { cancelledAt != nil }
-        /// It began executing (one finished without it was cancelled, skipped or failed a condition).
-        var executed = false
-        /// The keys of the categories, limits and permits it holds, until it finishes.
-        var held: [String] = []
-        /// When it finished, and with which errors, once it did.
-        var finished: (at: UInt64, errors: [any Error])?
-    }
+final class TrackRecording: SinkLog, @unchecked Sendable {
+    // `log` and `isFinished` are written under the recorded operation's mutex, and not after it
+    // finished; `track` is written once under the timeline's lock, before the operation is told of
+    // the recording.
 
     /// Not retained: the operation's sink keeps the timeline alive while it records, and the
     /// timeline lists the recordings (a reference back would keep it alive forever).
@@ -50,10 +32,15 @@ final class TrackRecording: @unchecked Sendable {
     let queue: ObjectIdentifier?
     /// Its row, given as the timeline lists it (``TimelineState/add(_:)``).
     var track = -1
-    /// It finished: its contents change no more.
-    private(set) var isFinished = false
+    /// How many spans it made: read once it finished.
+    var spanCount: Int { log.spanCount }
+    /// It finished: its log changes no more.
+    @exclusivity(unchecked) private(set) var isFinished = false
+    /// A cancel and the finish recorded, not stamped yet.
+    @exclusivity(unchecked) private var cancelDue = false
+    @exclusivity(unchecked) private var finishDue: [any Error]?
     /// The operation's lock makes its accesses exclusive: the run-time check of each is not made.
-    @exclusivity(unchecked) var contents = Contents()
+    @exclusivity(unchecked) private(set) var log = TrackLog()
 
     /// `operation`: the object whose lock (``LockTable``) it is sent to under.
     init(
@@ -67,7 +54,7 @@ final class TrackRecording: @unchecked Sendable {
         self.givenName = name
         self.parent = parent
         self.queue = queue
-        contents.closed.reserveCapacity(4)  // an operation's spans without conditions: no regrowth
+        super.init()
     }
 
     /// Runs `body` under the recorded operation's lock, for a caller that is not sent an event:
@@ -78,110 +65,86 @@ final class TrackRecording: @unchecked Sendable {
 
     // MARK: Events, under the operation's lock (``TimelineSink``)
 
-    func send(_ event: OperationEvent) {
+    /// Told by a ``SinkLog`` it is the one sink of: recorded as the machine tells it, stamped with
+    /// the time once the machine's event is over (``stamp()``).
+    func record(_ event: OperationEvent) {
         switch event {
         case .stateChanged(.finished): break  // `didFinish`, which comes with it, ends the recording
-        case .stateChanged(let state): contents.enter(state, track: track, at: clock.now())
-        case .didCancel: cancelled(at: clock.now())
-        case .didFinish(let errors): finish(errors: errors, at: clock.now())
+        case .stateChanged(let state): log.mark(state)
+        case .didCancel: cancelDue = true
+        case .didFinish(let errors): finishDue = errors
         case .didStart, .didProduce: break  // the state change to `executing` tells the start
         }
     }
 
-    func send(_ event: LogEvent) {
-        let now = clock.now()
+    func record(_ event: LogEvent) {
         switch event {
         case .conditionEvaluated(let condition, let result, let since):
-            let elapsed = UInt64(since.seconds() * 1e9)
-            contents.addCondition(
-                condition, result, track: track, from: now &- min(elapsed, now), to: now)
+            log.mark(.condition(condition, result, began: since, elapsed: 0))
         case .waitingForCategories(let categories, let ahead):
-            contents.closeNested(at: now)
-            contents.openNested = TimelineSpan(
-                track: track, kind: .categories, start: now,
-                reason: .categories(Array(categories), ahead: ahead))
+            log.mark(.waitingForCategories(Array(categories), ahead: ahead))
         case .joined(let type, let name):
-            // Its wait since it was added is for the operation it joined.
-            let start = contents.openSpan?.start ?? now
-            contents.openSpan = TimelineSpan(
-                track: track, kind: .joined, start: start, reason: .joined(type, name: name))
+            log.mark(.joined(type, name: name))
         case .acquiredCategories(let categories, _), .grantedCategories(let categories):
-            // It holds them from now on: its wait for them ends.
-            contents.closeNested(at: now)
-            contents.held = Array(categories)
+            log.mark(.holding(Array(categories)))
         }
+    }
+
+    /// What was recorded since the last stamp happened now: the marks get their time, a cancel
+    /// or the finish told is recorded.
+    func stamp() {
+        let now = clock.now()
+        if !log.isStamped { log.stamp(at: now) }
+        if cancelDue {
+            cancelDue = false
+            cancelled(at: now)
+        }
+        if let errors = finishDue {
+            finishDue = nil
+            finish(errors: errors, at: now)
+        }
+    }
+
+    /// Told by a ``SinkLog`` with other sinks: recorded and stamped at once.
+    func send(_ event: OperationEvent) {
+        record(event)
+        stamp()
+    }
+
+    func send(_ event: LogEvent) {
+        record(event)
+        stamp()
     }
 
     /// It was cancelled: it ends cancelled, whatever it does until it finishes. Under the
     /// operation's lock; said of its track if it finished meanwhile.
     func cancelled(at now: UInt64) {
-        guard isFinished else { return contents.cancel(at: now) }
+        guard isFinished else {
+            if log.cancelledAt == nil { log.cancelledAt = now }
+            return
+        }
+        // Finished since: said of its track, under the timeline's lock.
         timeline.state.withLock { $0.tracks[track].wasCancelled = true }
     }
 
-    /// The operation finished: every span closed, and they join the timeline's. Under the
+    /// The operation finished: its spans are counted, and join the timeline's. Under the
     /// operation's lock, so that an export reads it either running or with all it recorded.
     func finish(errors: [any Error], at now: UInt64) {
         guard !isFinished else { return }
-        contents.closeAll(at: now)
-        contents.finished = (now, errors)
+        log.finished = (now, errors)
         isFinished = true
         timeline.finished(self)
     }
 
     /// What an export reads of it, listed as running: what it recorded so far, or all it recorded
-    /// if it finished since.
-    func read() -> Contents {
-        withOperationLock { contents }
-    }
-}
-
-extension TrackRecording.Contents {
-    mutating func enter(_ state: ConditionalOperation.State, track: Int, at now: UInt64) {
-        if state == .executing { executed = true }
-        closeNested(at: now)
-        let kind = TimelineSpan.Kind(state)
-        if let open = openSpan {
-            if kind == open.kind { return }  // told again (the current state)
-            openSpan = nil
-            close(open, at: now)
-        }
-        if let kind { openSpan = TimelineSpan(track: track, kind: kind, start: now) }
+    /// if it finished since. The log is copied under the operation's lock, its spans made outside.
+    func read() -> TrackContents {
+        withOperationLock { log }.replay(track: track)
     }
 
-    /// A condition answered `result`, evaluated from `start` to `end`.
-    mutating func addCondition(
-        _ condition: any OperationCondition, _ result: OperationConditionResult, track: Int,
-        from start: UInt64, to end: UInt64
-    ) {
-        // Inside the span it was evaluated in: it began no earlier.
-        let start = max(start, openSpan?.start ?? start)
-        closed.append(
-            TimelineSpan(
-                track: track, kind: .condition, start: start, end: end, reason: .condition(condition, result))
-        )
-    }
-
-    mutating func cancel(at now: UInt64) {
-        if cancelledAt == nil { cancelledAt = now }
-    }
-
-    mutating func closeNested(at now: UInt64) {
-        guard let nested = openNested else { return }
-        openNested = nil
-        close(nested, at: now)
-    }
-
-    mutating func closeAll(at now: UInt64) {
-        closeNested(at: now)
-        guard let open = openSpan else { return }
-        openSpan = nil
-        close(open, at: now)
-    }
-
-    mutating func close(_ span: consuming TimelineSpan, at now: UInt64) {
-        span.end = max(now, span.start)
-        closed.append(span)
+    /// Its spans, once it finished (its log changes no more).
+    func spans() -> [TimelineSpan] {
+        log.replay(track: track).closed
     }
 }
 
@@ -190,7 +153,9 @@ extension TrackRecording.Contents {
 /// operation's list of sinks without an allocation of its own.
 struct TimelineSink: EventSink {
     let timeline: OperationTimeline
-    let recording: TrackRecording
+    /// Not retained: the timeline lists it until its operation finished, and it may be the log
+    /// that holds this sink.
+    unowned(unsafe) let recording: TrackRecording
 
     var hearsInitialState: Bool { false }
     var timelineSink: TimelineSink? { self }
