@@ -57,7 +57,7 @@ public final class OperationTimeline: Sendable {
     /// A timeline reading `clock` (nanoseconds, never decreasing) for its times: tests pass a
     /// clock of their own.
     convenience init(capacity: Int, clock: @escaping @Sendable () -> UInt64) {
-        self.init(capacity: capacity, clock: .given(clock))
+        self.init(capacity: capacity, clock: .given(TimelineClock.GivenClock(clock)))
     }
 
     private init(capacity: Int, clock: TimelineClock) {
@@ -113,9 +113,10 @@ public final class OperationTimeline: Sendable {
         lockedBy owner: ObjectIdentifier, type: Foundation.Operation.Type, name: String?, parent: Int?,
         queue: ObjectIdentifier? = nil
     ) -> TrackRecording {
-        let recording = TrackRecording(
-            timeline: self, operation: owner, type: type, name: name, parent: parent, queue: queue)
-        state.withLock { $0.add(recording) }
+        let recording = TrackRecording(timeline: self, operation: owner)
+        state.withLock {
+            $0.add(recording, TimelineTrack(recording, type: type, name: name, parent: parent, queue: queue))
+        }
         return recording
     }
 
@@ -159,7 +160,13 @@ public final class OperationTimeline: Sendable {
 /// without calling a closure at every change recorded, or one a test gives.
 enum TimelineClock: Sendable {
     case system
-    case given(@Sendable () -> UInt64)
+    /// Boxed: the clock is one word, copied without a retain when it is the system's.
+    case given(GivenClock)
+
+    final class GivenClock: Sendable {
+        let read: @Sendable () -> UInt64
+        init(_ read: @escaping @Sendable () -> UInt64) { self.read = read }
+    }
 
     @inline(__always)
     func now() -> UInt64 {
@@ -171,7 +178,7 @@ enum TimelineClock: Sendable {
             var time = timespec()
             clock_gettime(CLOCK_MONOTONIC, &time)
             return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-        case .given(let read): return read()
+        case .given(let clock): return clock.read()
         }
     }
 }

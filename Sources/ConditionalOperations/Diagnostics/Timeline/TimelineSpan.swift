@@ -80,11 +80,14 @@ struct TimelineTrack: Sendable {
     /// When it finished, and with which errors, once it did.
     var finished: (at: UInt64, errors: [any Error])?
 
-    init(_ recording: TrackRecording) {
-        type = recording.type
-        givenName = recording.givenName
-        parent = recording.parent
-        queue = recording.queue
+    init(
+        _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
+        queue: ObjectIdentifier?
+    ) {
+        self.type = type
+        givenName = name
+        self.parent = parent
+        self.queue = queue
         self.recording = recording
     }
 }

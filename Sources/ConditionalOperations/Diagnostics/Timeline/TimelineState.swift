@@ -28,10 +28,10 @@ struct TimelineState {
         self.capacity = capacity
     }
 
-    /// Lists `recording`, giving it its track.
-    mutating func add(_ recording: TrackRecording) {
+    /// Lists `recording` with its row, giving it its track.
+    mutating func add(_ recording: TrackRecording, _ track: TimelineTrack) {
         recording.track = tracks.count
-        tracks.append(TimelineTrack(recording))
+        tracks.append(track)
     }
 
     /// The operation of `recording` finished: its spans are kept, the oldest dropped beyond

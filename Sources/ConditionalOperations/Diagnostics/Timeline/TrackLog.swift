@@ -28,12 +28,26 @@ struct TrackLog {
     private static let inPlaceCapacity = 6
 
     private var inPlace: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    private var count = 0
+    /// Counts kept in four bytes, read as `Int`s: an operation's recording is most of what a
+    /// timeline costs it in memory.
+    private var storedCount: UInt32 = 0
+    private var count: Int {
+        get { Int(storedCount) }
+        set { storedCount = UInt32(newValue) }
+    }
     private var spilled: [UInt64] = []
     private var details: [Detail] = []
     /// The marks and details before these are stamped.
-    private var stampedCount = 0
-    private var stampedDetails = 0
+    private var storedStampedCount: UInt32 = 0
+    private var storedStampedDetails: UInt32 = 0
+    private var stampedCount: Int {
+        get { Int(storedStampedCount) }
+        set { storedStampedCount = UInt32(newValue) }
+    }
+    private var stampedDetails: Int {
+        get { Int(storedStampedDetails) }
+        set { storedStampedDetails = UInt32(newValue) }
+    }
     /// When it was cancelled, if it was.
     var cancelledAt: UInt64?
     /// It began executing (one finished without it was cancelled, skipped or failed a condition).
@@ -43,7 +57,7 @@ struct TrackLog {
     /// How many spans a replay of it makes once it finished, counted as it goes: each span is
     /// counted as it opens (every span open is closed at the end at the latest), less the one a
     /// join takes the place of. The kind of its open top-level span, to tell which marks open one.
-    private(set) var spanCount = 0
+    private(set) var spanCount: UInt32 = 0
     private var openKind: TimelineSpan.Kind?
 
     /// It entered `state`.
@@ -108,10 +122,11 @@ struct TrackLog {
     }
 
     private mutating func append(_ mark: UInt64) {
-        defer { count += 1 }
-        guard count < Self.inPlaceCapacity else { return spilled.append(mark) }
+        let index = count
+        count = index + 1
+        guard index < Self.inPlaceCapacity else { return spilled.append(mark) }
         withUnsafeMutableBytes(of: &inPlace) {
-            $0.storeBytes(of: mark, toByteOffset: count * 8, as: UInt64.self)
+            $0.storeBytes(of: mark, toByteOffset: index * 8, as: UInt64.self)
         }
     }
 

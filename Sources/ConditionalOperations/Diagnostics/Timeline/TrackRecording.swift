@@ -16,24 +16,17 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     /// Not retained: the operation's sink keeps the timeline alive while it records, and the
     /// timeline lists the recordings (a reference back would keep it alive forever).
     unowned(unsafe) let timeline: OperationTimeline
-    /// The timeline's, read at every change.
+    /// The timeline's, read at every stamp (through `timeline`, its read would retain the
+    /// timeline).
     private let clock: TimelineClock
     /// The recorded operation, whose lock guards the recording while it runs (``LockTable``).
     private let operation: ObjectIdentifier
-    /// Its type and `name`, read when it was added; put together as diagnoses show them
-    /// (`ClosureOperation<()> 'upload'`) only when exported: naming a type costs more than the
-    /// rest of the recording.
-    let type: Foundation.Operation.Type
-    let givenName: String?
-    /// The track of the composite or group it runs in, if it was recorded.
-    let parent: Int?
-    /// The queue that admitted it (a group's own queue for its children), if one did: those
-    /// waiting for a slot beside it wait for one of that queue.
-    let queue: ObjectIdentifier?
-    /// Its row, given as the timeline lists it (``TimelineState/add(_:)``).
+    /// Its row, given as the timeline lists it (``TimelineState/add(_:_:)``): what the row shows
+    /// of the operation besides its spans (its type, its name, where it runs) is kept there, not
+    /// here. An operation's recording is most of what a timeline costs it in memory.
     var track = -1
     /// How many spans it made: read once it finished.
-    var spanCount: Int { log.spanCount }
+    var spanCount: Int { Int(log.spanCount) }
     /// It finished: its log changes no more.
     @exclusivity(unchecked) private(set) var isFinished = false
     /// A cancel and the finish recorded, not stamped yet.
@@ -43,17 +36,10 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     @exclusivity(unchecked) private(set) var log = TrackLog()
 
     /// `operation`: the object whose lock (``LockTable``) it is sent to under.
-    init(
-        timeline: OperationTimeline, operation: ObjectIdentifier, type: Foundation.Operation.Type,
-        name: String?, parent: Int?, queue: ObjectIdentifier?
-    ) {
+    init(timeline: OperationTimeline, operation: ObjectIdentifier) {
         self.timeline = timeline
         clock = timeline.clock
         self.operation = operation
-        self.type = type
-        self.givenName = name
-        self.parent = parent
-        self.queue = queue
         super.init()
     }
 
