@@ -1,13 +1,19 @@
 import Foundation
 
-/// One operation an ``OperationTimeline`` records: its entry (its type, its name, where it runs)
-/// and the spans of its life, which it is told by the operation's ``TimelineSink``.
+/// What an ``OperationTimeline`` records of one operation: the marks its spans are made of
+/// (``TrackLog``), told by the operation's ``TimelineSink``; its row (its type, its name, where it
+/// runs) is the timeline's.
 ///
-/// The operation sends to its sinks under its own lock, so recording a change takes no lock of the
-/// recording's and none of the timeline's: the spans are written under the operation's lock, and
-/// exports read a running operation's there too (``withOperationLock(_:)``). As the operation
-/// finishes its spans join the timeline's (their array is shared, not copied), and its recording
-/// changes no more.
+/// The operation tells its sinks under its own lock, so recording a change takes no lock of the
+/// recording's and none of the timeline's: the marks are written under the operation's lock, as
+/// the machine makes each change, and given their time once the machine's event is over (the
+/// machine reads no clock); exports copy a running operation's log there too
+/// (``withOperationLock(_:)``) and make its spans outside. As the operation finishes the timeline
+/// keeps it with the spans of the others that finished, and it changes no more.
+///
+/// It is a ``SinkLog``: when the timeline's sink is the first an operation is given, as for most
+/// operations a timeline records, the recording is the operation's log of its sinks, one object
+/// for both, told every change directly rather than through a buffer of messages.
 final class TrackRecording: SinkLog, @unchecked Sendable {
     // `log` and `isFinished` are written under the recorded operation's mutex, and not after it
     // finished; `track` is written once under the timeline's lock, before the operation is told of
