@@ -28,6 +28,12 @@ extension OperationStateMachine {
             }
         }
 
+        /// The log of the sinks, taken out (``OperationStateMachine/takeEndedSinkLog()``).
+        mutating func takeSinkLog() -> SinkLog? {
+            defer { sinkLog = nil }
+            return sinkLog
+        }
+
         mutating func add(_ waiter: Waiter) {
             waiters.append(waiter)
         }

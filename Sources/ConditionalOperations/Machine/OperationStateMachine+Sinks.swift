@@ -136,6 +136,12 @@ extension OperationStateMachine {
     mutating func takeSinksAtDeallocation() -> SinkList? {
         listeners.sinkLog?.takeSinks()
     }
+
+    /// The log of the sinks, once it sent the end and is let go of then
+    /// (``SinkLog/isLetGoOfAtEnd``), taken out for the storage to let go of after unlocking.
+    mutating func takeEndedSinkLog() -> SinkLog? {
+        listeners.takeSinkLog()
+    }
 }
 
 /// Event sinks: a timeline's sent to directly (the one sink most recorded operations have, told
@@ -209,8 +215,24 @@ class SinkLog {
     /// The recording told messages since they were last sent: the one alone, or the one the
     /// sinks taken out for the end hold.
     @exclusivity(unchecked) final private(set) var unstamped: Unmanaged<TrackRecording>?
+    /// Let go of by its operation once it sent the end: set for a timeline's recording, which its
+    /// timeline keeps, and which holds what the operation let go of as it finished (conditions
+    /// that may hold the operation). A log of its own is kept until the operation is let go of:
+    /// freed on the thread that finished the operation, its free waited for the allocator's lock
+    /// of the thread that made it.
+    final let letsGoAtEnd: Bool
+    /// It was told the end.
+    @exclusivity(unchecked) final private(set) var isEnded = false
+
+    /// It sent the end, and its operation lets go of it.
+    final var isLetGoOfAtEnd: Bool { letsGoAtEnd && isEnded && !hasMessages }
 
     final var hasMessages: Bool { unstamped != nil || !messages.isEmpty }
+
+    /// `letsGoAtEnd`: see ``letsGoAtEnd``.
+    init(letsGoAtEnd: Bool = false) {
+        self.letsGoAtEnd = letsGoAtEnd
+    }
 
     final func add(_ sink: any EventSink) {
         sinks.append(sink)
@@ -224,8 +246,7 @@ class SinkLog {
     /// `event`, for every sink.
     final func tell(_ event: OperationEvent) {
         guard let recording = timelineAlone else { return append(.event(event)) }
-        recording._withUnsafeGuaranteedRef { $0.record(event) }
-        unstamped = recording
+        if recording._withUnsafeGuaranteedRef({ $0.record(event) }) { unstamped = recording }
     }
 
     /// `event`, for every sink.
@@ -240,12 +261,14 @@ class SinkLog {
         guard let recording = timelineAlone, sink.timelineSink != nil else {
             return append(.current(state, to: sink))
         }
-        recording._withUnsafeGuaranteedRef { $0.record(.stateChanged(state)) }
-        unstamped = recording
+        if recording._withUnsafeGuaranteedRef({ $0.record(.stateChanged(state)) }) { unstamped = recording }
     }
 
-    /// The end, with `errors`, to `sinks`, taken out of the log (``takeSinks()``).
+    /// The end, with `errors`, to `sinks`, taken out of the log (``takeSinks()``). The recording
+    /// finishes as the messages are sent, in this trip: the sinks taken out, which hold its
+    /// timeline, are let go of only after it.
     final func tellEnd(_ errors: [any Error], to sinks: SinkList) {
+        isEnded = true
         guard messages.isEmpty, let recording = sinks.timelineAlone else {
             return append(.end(errors, sinks: sinks))
         }

@@ -403,7 +403,10 @@ struct MachineLock {
         rethrows
         -> Result
     {
-        try LockTable.mutex(for: ObjectIdentifier(operation)).withLock(counted: counted) {
+        // A log of the sinks that is let go of once it sent the end, after unlocking.
+        var ended: SinkLog?
+        defer { withExtendedLifetime(ended) {} }
+        return try LockTable.mutex(for: ObjectIdentifier(operation)).withLock(counted: counted) {
             // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
             // reference read plainly is retained and released around the access, two atomic
             // operations on each of the operation's trips.
@@ -415,7 +418,10 @@ struct MachineLock {
                     operation.lockedMachine.stamp(thread: .current, now: .now)
                 }
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
-                operation.lockedMachine.sinkMessages?.send()
+                if let log = operation.lockedMachine.sinkMessages {
+                    log.send()
+                    if log.isLetGoOfAtEnd { ended = operation.lockedMachine.takeEndedSinkLog() }
+                }
                 return result
             }
         }

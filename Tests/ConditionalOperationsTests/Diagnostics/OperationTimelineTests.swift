@@ -577,6 +577,37 @@ extension ConditionalOperationsTests {
             #expect(timeline == nil, "the timeline outlived the operation it recorded")
         }
 
+        /// A condition that holds the operation it was given to.
+        struct HoldsItsOperation: OperationCondition {
+            let operation: ConditionalOperation
+            func evaluate(
+                for operation: ConditionalOperation,
+                completion: @escaping @Sendable (OperationConditionResult) -> Void
+            ) { completion(.satisfied) }
+        }
+
+        /// The timeline keeps what a finished operation's spans hold (its conditions), not the
+        /// operation: one whose condition holds it is let go of once the timeline is.
+        @Test func S36_anOperationWhoseConditionHoldsItIsLetGoOfWithItsTimeline() async throws {
+            weak var finished: AsyncOperation<Void>?
+            weak var timeline: OperationTimeline?
+            do {
+                let recording = OperationTimeline()
+                timeline = recording
+                let queue = ConditionalOperationQueue()
+                queue.timeline = recording
+                let operation = AsyncOperation {}
+                operation.addCondition(HoldsItsOperation(operation: operation))
+                finished = operation
+                queue.addOperation(operation)
+                try await operation.untilFinished(timeout: .seconds(10))
+                queue.timeline = nil
+            }
+            await waitUntil(seconds: 10) { timeline == nil && finished == nil }
+            #expect(timeline == nil, "the timeline was never let go of")
+            #expect(finished == nil, "the operation, its recording and its condition hold each other")
+        }
+
         @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {
             // Room for the first operation's spans: its condition's is dropped only once the
             // operation let go of the condition, by the spans of the operations after it.

@@ -84,7 +84,7 @@ struct TrackLog {
         append(Self.detailTag << Self.timeBits)
     }
 
-    /// Whether marks wait for their time.
+    /// No mark waits for its time.
     var isStamped: Bool { stampedCount == count }
 
     /// The marks since the last stamp happened at `now`; the conditions they tell of were

@@ -46,7 +46,7 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
         self.timeline = timeline
         clock = timeline.clock
         self.operation = operation
-        super.init()
+        super.init(letsGoAtEnd: true)
     }
 
     /// Runs `body` under the recorded operation's lock, for a caller that is not sent an event:
@@ -59,14 +59,17 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
 
     /// Told by a ``SinkLog`` it is the one sink of: recorded as the machine tells it, stamped with
     /// the time once the machine's event is over (``stamp()``).
-    func record(_ event: OperationEvent) {
+    /// Returns whether it recorded something, to be stamped.
+    @discardableResult
+    func record(_ event: OperationEvent) -> Bool {
         switch event {
-        case .stateChanged(.finished): break  // `didFinish`, which comes with it, ends the recording
+        case .stateChanged(.finished): return false  // `didFinish`, which comes with it, ends it
         case .stateChanged(let state): log.mark(state)
         case .didCancel: cancelDue = true
         case .didFinish(let errors): finishDue = errors
-        case .didStart, .didProduce: break  // the state change to `executing` tells the start
+        case .didStart, .didProduce: return false  // the state change to `executing` tells the start
         }
+        return true
     }
 
     func record(_ event: LogEvent) {
