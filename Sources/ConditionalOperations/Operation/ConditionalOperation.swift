@@ -403,9 +403,10 @@ struct MachineLock {
         rethrows
         -> Result
     {
-        // A log of the sinks that is let go of once it sent the end, after unlocking.
-        var ended: SinkLog?
-        defer { withExtendedLifetime(ended) {} }
+        // A log of the sinks that is let go of once it sent the end, after unlocking. Unmanaged:
+        // an optional reference would be released at every trip, `nil` nearly always.
+        var ended: Unmanaged<SinkLog>?
+        defer { ended?.release() }
         return try LockTable.mutex(for: ObjectIdentifier(operation)).withLock(counted: counted) {
             // Reached without a retain: the caller holds the operation, and an `unowned(unsafe)`
             // reference read plainly is retained and released around the access, two atomic
@@ -420,7 +421,9 @@ struct MachineLock {
                 // Told before unlocking, so that the sinks hear the events in the machine's order.
                 if let log = operation.lockedMachine.sinkMessages {
                     log.send()
-                    if log.isLetGoOfAtEnd { ended = operation.lockedMachine.takeEndedSinkLog() }
+                    if log.isLetGoOfAtEnd, let taken = operation.lockedMachine.takeEndedSinkLog() {
+                        ended = .passRetained(taken)
+                    }
                 }
                 return result
             }
