@@ -239,7 +239,9 @@ class SinkLog {
         timelineAlone = sinks.timelineAlone.map { .passUnretained($0) }
     }
 
-    final func append(_ message: consuming SinkMessage) {
+    /// Buffered for the sinks: what the `tell` methods do not tell the timeline's recording
+    /// directly. Private, so that nothing written for the sinks goes around that recording.
+    private func append(_ message: consuming SinkMessage) {
         messages.append(consume message)
     }
 
