@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 extension ConditionalOperation {
@@ -19,13 +20,13 @@ extension ConditionalOperation {
     {
         let snapshot = diagnosticSnapshot
         return OperationDiagnosis(
-            name: diagnosticName, state: snapshot.state, isCancelled: snapshot.isCancelled,
+            name: diagnosticName, state: State(snapshot.state), isCancelled: snapshot.isCancelled,
             reason: reason(for: snapshot, known: known, cycles: cycles))
     }
 
     /// Everything but the machine's own data is read here, unlocked: names are user code.
     private func reason(
-        for snapshot: OperationStateMachine.DiagnosticSnapshot, known: OperationDiagnosis.KnownQueueStatus?,
+        for snapshot: Machine.DiagnosticSnapshot, known: OperationDiagnosis.KnownQueueStatus?,
         cycles: DependencyCycles
     ) -> OperationDiagnosis.Reason {
         switch snapshot.waiting {

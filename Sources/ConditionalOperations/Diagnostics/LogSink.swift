@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Dispatch
 import Foundation
 

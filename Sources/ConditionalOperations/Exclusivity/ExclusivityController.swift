@@ -23,14 +23,7 @@ final class ExclusivityController: Sendable {
     }
 
     /// What ``acquire(_:for:operation:grant:)`` did.
-    enum Acquisition: Equatable {
-        case granted
-        /// `grant` runs once they are all held; `ahead`: the most requests ahead of it in one of
-        /// its lines (holders included).
-        case waits(ahead: Int)
-
-        var isGranted: Bool { self == .granted }
-    }
+    typealias Acquisition = CategoryAcquisition
 
     /// Requests `categories` (keys as conditions give them, ``CategoryKey``) for `requester`.
     /// Returns ``Acquisition/granted`` when they are all held at once; otherwise `grant` runs once

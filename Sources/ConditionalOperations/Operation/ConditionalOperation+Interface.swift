@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 /// What the rest of the library may ask of an operation: the only way to its state machine from
 /// outside the operation's own files.
 extension ConditionalOperation {
@@ -26,12 +27,12 @@ extension ConditionalOperation {
 
     /// Adds an event sink (an `events` stream, a logger, a timeline); `.tellFinished` if the
     /// operation already finished: the caller sends the end itself.
-    func addEventSink(_ sink: any EventSink) -> OperationStateMachine.AddEventSinkAction {
+    func addEventSink(_ sink: any EventSink) -> Machine.AddEventSinkAction {
         machine.withLock { $0.addEventSink(sink) }
     }
 
     /// What diagnostics read of the machine, at once.
-    var diagnosticSnapshot: OperationStateMachine.DiagnosticSnapshot {
+    var diagnosticSnapshot: Machine.DiagnosticSnapshot {
         machine.withLock { $0.diagnosticSnapshot() }
     }
 

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// The runner's half for the entry points: each public method is lock → one event → unlock →
@@ -5,7 +6,7 @@ import Foundation
 /// the lock. The steps towards readiness, the steps every action may leave (``Followup``) and the
 /// delivery of callbacks are in `+Runner`.
 extension ConditionalOperation {
-    func perform(_ action: OperationStateMachine.StartAction) {
+    func perform(_ action: Machine.StartAction) {
         switch action {
         case .misuse:
             Misuse.trap("\(diagnosticName): start() called twice (S13: an operation starts once)")
@@ -22,10 +23,10 @@ extension ConditionalOperation {
         }
     }
 
-    func perform(_ action: OperationStateMachine.CheckedStartAction) {
+    func perform(_ action: Machine.CheckedStartAction) {
         switch action {
         case .misuse:
-            perform(OperationStateMachine.StartAction.misuse)
+            perform(Machine.StartAction.misuse)
         case .launched(let followup):
             perform(followup)
         case .declined(let owner):
@@ -39,14 +40,14 @@ extension ConditionalOperation {
 
     /// `deferred`: dependencies Foundation does not list the operation in yet; added once it
     /// is cancelled there, Foundation keeps them without listing it.
-    func perform(_ action: OperationStateMachine.CancelAction, adding deferred: [Foundation.Operation]) {
+    func perform(_ action: Machine.CancelAction, adding deferred: [Foundation.Operation]) {
         guard case .cancelled(let followup) = action else { return }
         cancelInFoundation()
         for dependency in deferred { super.addDependency(dependency) }
         perform(followup)
     }
 
-    func perform(_ action: OperationStateMachine.FinishAction) {
+    func perform(_ action: Machine.FinishAction) {
         switch action {
         case .finishing(let followup), .deferred(let followup):
             perform(followup)
@@ -62,7 +63,7 @@ extension ConditionalOperation {
         }
     }
 
-    func perform(_ action: OperationStateMachine.AddConditionAction, _ condition: some OperationCondition) {
+    func perform(_ action: Machine.AddConditionAction, _ condition: some OperationCondition) {
         switch action {
         case .added, .ignored:
             break
@@ -74,7 +75,7 @@ extension ConditionalOperation {
         }
     }
 
-    func perform(_ action: OperationStateMachine.AddObserverAction, _ observer: some OperationObserver) {
+    func perform(_ action: Machine.AddObserverAction, _ observer: some OperationObserver) {
         if case .tellFinished(let errors) = action {
             observer.operationDidFinish(self, errors: errors)  // too late to be told in order
         }
@@ -82,7 +83,7 @@ extension ConditionalOperation {
 
     /// Runs `operation` on the queue the machine named, then tells observers (S10).
     func perform(
-        _ action: OperationStateMachine.PlaceProducedAction, producing operation: Foundation.Operation
+        _ action: Machine.PlaceProducedAction, producing operation: Foundation.Operation
     ) {
         switch action {
         case .addToOwner(let queue):
@@ -97,7 +98,7 @@ extension ConditionalOperation {
     }
 
     /// A waiter registered before the operation finished runs then; otherwise now.
-    func perform(_ action: OperationStateMachine.AddWaiterAction, _ waiter: OperationStateMachine.Waiter) {
+    func perform(_ action: Machine.AddWaiterAction, _ waiter: Machine.Waiter) {
         switch action {
         case .registered: break
         case .runNow: waiter.run()
@@ -109,7 +110,7 @@ extension ConditionalOperation {
     /// `queue` and `dependenciesFinished`: those of the ``enqueue(on:dependenciesFinished:)`` it
     /// answers.
     func perform(
-        _ action: OperationStateMachine.EnqueueAction, queue: ConditionalOperationQueue,
+        _ action: Machine.EnqueueAction, queue: ConditionalOperationQueue,
         dependenciesFinished: Bool
     ) -> Bool {
         switch action {

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Dispatch
 import Foundation
 
@@ -6,9 +7,9 @@ import Foundation
 /// leave (``Followup``); by concern, the steps towards readiness (`+Readiness`), the delivery of
 /// callbacks up to `isFinished` (`+Running`), and each entry point's own action (`+RunActions`).
 extension ConditionalOperation {
-    typealias Followup = OperationStateMachine.Followup
-    typealias ReadinessAction = OperationStateMachine.ReadinessAction
-    typealias Context = OperationStateMachine.Context
+    typealias Followup = Machine.Followup
+    typealias ReadinessAction = Machine.ReadinessAction
+    typealias Context = Machine.Context
 
     /// Takes the steps `followup` asks for, one of each concern, in the order of its fields.
     func perform(_ followup: Followup) {

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// The runner's delivery of callbacks, from the start to `isFinished`: one at a time, in the
@@ -39,12 +40,12 @@ extension ConditionalOperation {
 
     /// Delivers an effect an event handed out instead of queueing it, then whatever was queued
     /// meanwhile.
-    func deliver(first effect: OperationStateMachine.Effect, to observers: ObserverList) {
+    func deliver(first effect: Machine.Effect, to observers: ObserverList) {
         if deliver(effect, to: observers) { deliverEffects() }
     }
 
     /// Delivers one effect; returns `false` after the last one (finishing: nothing follows, S1).
-    private func deliver(_ effect: OperationStateMachine.Effect, to observers: ObserverList) -> Bool {
+    private func deliver(_ effect: Machine.Effect, to observers: ObserverList) -> Bool {
         switch effect {
         case .didStart:
             observers.tell { $0.operationDidStart(self) }

@@ -66,6 +66,6 @@ extension ConditionalOperation {
     func finishingSnapshot<Own>(reading read: () -> Own) -> (
         state: State, errors: [any Error], isCancelled: Bool, own: Own
     ) {
-        machine.withLock { ($0.state, $0.reportedErrors, $0.isCancelled, read()) }
+        machine.withLock { (State($0.state), $0.reportedErrors, $0.isCancelled, read()) }
     }
 }

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// How an operation hears that its dependencies finished: from the library itself, on every
@@ -41,7 +42,7 @@ extension ConditionalOperation {
 
     /// Wakes the operation once `dependency` finished, named among its waiters: at once if it did.
     private func wake(whenFinished dependency: ConditionalOperation) {
-        let waiter = OperationStateMachine.Waiter.wake(self)
+        let waiter = Machine.Waiter.wake(self)
         dependency.perform(dependency.machine.withLock { $0.addWaiter(waiter) }, waiter)
     }
 
@@ -70,7 +71,7 @@ extension ConditionalOperation {
     }
 }
 
-extension OperationStateMachine.Waiter {
+extension Machine.Waiter {
     /// Runs it, outside every lock.
     func run() {
         switch self {

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// An asynchronous `Foundation.Operation` with conditions, observers and explicit finishing.
@@ -26,7 +27,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     // behind its queue's lock
     /// Only reached through ``machine``, under the operation's lock. Unchecked exclusivity: that
     /// lock already makes every access exclusive, and a plain queue reads it for every `isReady`.
-    @exclusivity(unchecked) fileprivate var lockedMachine = OperationStateMachine()
+    @exclusivity(unchecked) fileprivate var lockedMachine = Machine()
     /// The machine's ``ReadinessHint``, published by ``machine`` at the end of each locked section.
     fileprivate let published = LockFreeReadiness()
     /// Its index among the operations its ``ConditionalOperationQueue`` counts without a
@@ -89,7 +90,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
     // MARK: State
 
     /// Where the operation is in its life.
-    public var state: State { machine.withLock { $0.state } }
+    public var state: State { State(machine.withLock { $0.state }) }
 
     /// Every error so far: cancel errors, condition failures and finish errors, in that arrival order.
     public var errors: [any Error] { machine.withLock { $0.reportedErrors } }
@@ -399,7 +400,7 @@ struct MachineLock {
     /// Runs `body` with exclusive access to the machine. Never call out to user code from `body`.
     /// `counted`: whether `-DLOCK_COUNTING` builds count the trip (Foundation's own reads are not).
     @inline(__always)
-    func withLock<Result>(counted: Bool = true, _ body: (inout OperationStateMachine) throws -> Result)
+    func withLock<Result>(counted: Bool = true, _ body: (inout Machine) throws -> Result)
         rethrows
         -> Result
     {

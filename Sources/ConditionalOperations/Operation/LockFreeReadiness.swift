@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 #if !canImport(ObjectiveC) && !APPLE_FOUNDATION_PATHS
     import Synchronization
 #endif
@@ -33,7 +34,7 @@ struct LockFreeReadiness: ~Copyable, Sendable {
     /// Called under the operation's lock, at the end of every locked section. `inout` only so
     /// that the machine is read in place: a copy of it costs a retain and release of each field.
     @inline(__always)
-    func publish(from machine: inout OperationStateMachine) {
+    func publish(from machine: inout Machine) {
         #if !canImport(ObjectiveC) && !APPLE_FOUNDATION_PATHS
             let value = machine.readinessHint.rawValue
             // Only the lock's holder writes: a relaxed read of its own last write suffices.

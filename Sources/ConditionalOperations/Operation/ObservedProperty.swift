@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 /// The lifecycle properties whose changes an operation announces by key-value notification:
 /// `willChangeValue(forKey:)` before the value changes, `didChangeValue(forKey:)` after.
 enum ObservedProperty: String {
@@ -13,7 +14,7 @@ enum ObservedProperty: String {
     var isPosted: Bool {
         switch self {
         case .isReady, .isFinished: true
-        case .isExecuting, .isCancelled: OperationStateMachine.postsExecutingKVO
+        case .isExecuting, .isCancelled: OperationHost.postsExecutingKVO
         }
     }
 }

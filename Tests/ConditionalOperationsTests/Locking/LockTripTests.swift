@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 #if LOCK_COUNTING
     import Foundation
     import Testing
@@ -29,7 +30,7 @@
             ///   the operation without it. Allowed for: the queue reading it before and after the
             ///   operation's announcement that it is ready, 2.
             static let applePlatformTrips =
-                (OperationStateMachine.postsExecutingKVO ? 2 + 4 : 0) + (LockFreeReadiness.isKept ? 0 : 2)
+                (OperationHost.postsExecutingKVO ? 2 + 4 : 0) + (LockFreeReadiness.isKept ? 0 : 2)
 
             /// The bound for a count of `linux` trips on Linux, on this platform.
             static func bound(linux: Int) -> Int { linux + applePlatformTrips }

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -45,7 +46,7 @@ extension ConditionalOperationsTests {
 
         /// Checks the outcome of each of `events` from every phase against `rows`.
         static func check(
-            _ rows: [Row], _ events: [(inout OperationStateMachine) -> Void],
+            _ rows: [Row], _ events: [(inout Machine) -> Void],
             sourceLocation: SourceLocation = #_sourceLocation
         ) {
             var reached: [Int: Set<String>] = [:]

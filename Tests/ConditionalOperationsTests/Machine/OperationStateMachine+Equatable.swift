@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 
 @testable import ConditionalOperations
@@ -6,7 +7,7 @@ import Foundation
 /// What has no value of its own compares as the runner uses it: operations, observers' owners and
 /// conditions by identity or by count, errors by their description (type and contents). Loose
 /// comparisons, fit for tests: the library itself never compares actions.
-extension OperationStateMachine.Effect: Equatable {
+extension Machine.Effect: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.didStart, .didStart):
@@ -27,7 +28,7 @@ extension OperationStateMachine.Effect: Equatable {
     }
 }
 
-extension OperationStateMachine.ReadinessAction: Equatable {
+extension Machine.ReadinessAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.answer(let left, let leftFollowup), .answer(let right, let rightFollowup)):
@@ -48,7 +49,7 @@ extension OperationStateMachine.ReadinessAction: Equatable {
     }
 }
 
-extension OperationStateMachine.FinishAction: Equatable {
+extension Machine.FinishAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.finishing(let left), .finishing(let right)), (.deferred(let left), .deferred(let right)):
@@ -63,7 +64,7 @@ extension OperationStateMachine.FinishAction: Equatable {
     }
 }
 
-extension OperationStateMachine.DeliveryAction: Equatable {
+extension Machine.DeliveryAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.deliver(let left, let leftObservers), .deliver(let right, let rightObservers)):
@@ -78,7 +79,7 @@ extension OperationStateMachine.DeliveryAction: Equatable {
     }
 }
 
-extension OperationStateMachine.AddEventSinkAction: Equatable {
+extension Machine.AddEventSinkAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.added(let left), .added(let right)): left == right
@@ -88,7 +89,7 @@ extension OperationStateMachine.AddEventSinkAction: Equatable {
     }
 }
 
-extension OperationStateMachine.AddObserverAction: Equatable {
+extension Machine.AddObserverAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.added, .added): true
@@ -106,7 +107,7 @@ enum ErrorsByValue {
     }
 }
 
-extension OperationStateMachine.EnqueueAction: Equatable {
+extension Machine.EnqueueAction: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.misuse, .misuse), (.ready, .ready), (.coalesce, .coalesce): true

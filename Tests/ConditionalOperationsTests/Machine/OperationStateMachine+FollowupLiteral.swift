@@ -1,9 +1,10 @@
+@testable import ConditionalOperationsMachines
 @testable import ConditionalOperations
 
 /// The table tests state a followup of several steps as a list of one-step followups,
 /// `[.deliver, .announceReady]`. The library itself builds each followup once and merges none;
 /// here two steps of one concern are a mistake of the test, which stops naming both.
-extension OperationStateMachine.Followup: ExpressibleByArrayLiteral {
+extension Machine.Followup: ExpressibleByArrayLiteral {
     public init(arrayLiteral steps: Self...) {
         var releasesCategories = false
         var readiness: Readiness?
@@ -29,7 +30,7 @@ extension OperationStateMachine.Followup: ExpressibleByArrayLiteral {
 
 /// One-step followups the library builds only through `followup(releasing:told:_:)`, named for
 /// the tables.
-extension OperationStateMachine.Followup {
+extension Machine.Followup {
     static let admitted = Self(readiness: .admitted)
     static let deliver = Self(delivery: .deliver)
     static let announceStart = Self(delivery: .announceStart)

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ extension ConditionalOperationsTests {
     /// finish, a dependency cycle) landing between two events that another thread makes, in the
     /// order the two threads can take the lock.
     @Suite struct OperationStateMachineEndingTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
 
         enum Ending: String, CaseIterable, Sendable {
             case cancel, finish, cycle

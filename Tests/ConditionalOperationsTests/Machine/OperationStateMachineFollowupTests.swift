@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ extension ConditionalOperationsTests {
     /// (``OperationStateMachine/followup(releasing:told:_:)``), so that the runner's one `switch`
     /// per concern takes every step and no two steps of one concern can be asked.
     @Suite struct OperationStateMachineFollowupTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
         typealias Followup = Machine.Followup
 
         @Test func aFollowupHoldsOneStepOfEachConcern() {

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ extension ConditionalOperationsTests {
     /// dependencies, conditions (S2, S3), categories (S7), cycles (S9) and Foundation's cached
     /// `isReady` answers.
     @Suite struct OperationStateMachineReadinessTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
 
         static func drain(_ machine: inout Machine) -> [String] {
             OperationStateMachineTests.drain(&machine)

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ extension ConditionalOperationsTests {
     /// `execute()` was called did not execute (S1): it ends cancelled or finished early, not
     /// executed, while `isExecuting` stays `true` until `isFinished` flips, as KVO announced.
     @Suite struct OperationStateMachineStartEndingTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
 
         /// What ends the operation, and when.
         enum Scenario: String, CaseIterable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -208,7 +209,7 @@ extension ConditionalOperationsTests.OperationStateMachineTableTests {
         _ = machine.addEventSink(SilentSink(hearsStart: hearsStart))
         _ = machine.queryReadiness(dependenciesFinished: true, context: .query)
         let expected: Machine.Followup =
-            hearsStart || Machine.postsExecutingKVO ? .announceStart : .executeNow
+            hearsStart || OperationHost.postsExecutingKVO ? .announceStart : .executeNow
         #expect(machine.start() == .launched(expected))
     }
 

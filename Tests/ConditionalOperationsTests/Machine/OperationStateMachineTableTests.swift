@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ extension ConditionalOperationsTests {
     /// every phase, (phase, event) → (next phase, action), and reads as the specification of that
     /// event. Scenarios over several events are in `OperationStateMachineTests`.
     @Suite struct OperationStateMachineTableTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
 
         /// The phases an event is tried in, each reached by the events that lead there. Every
         /// machine has one observer, so a start is delivered (`didStart`) on every platform.

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ extension ConditionalOperationsTests {
     /// S11–S13). The way to ready is in `OperationStateMachineReadinessTests`, each event in every
     /// phase in `OperationStateMachineTableTests`.
     @Suite struct OperationStateMachineTests {
-        typealias Machine = OperationStateMachine
+        typealias Machine = OperationStateMachine<OperationHost>
 
         /// Drains the effects as a deliverer would, naming each.
         static func drain(_ machine: inout Machine) -> [String] {
@@ -82,11 +83,11 @@ extension ConditionalOperationsTests {
                 return
             }
             #expect(
-                followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow),
+                followup == (OperationHost.postsExecutingKVO ? .announceStart : .executeNow),
                 "no observer and no KVO: execute() without a trip through the effects")
             #expect(machine.state == .executing)
             // Where `isExecuting` is posted, the start is announced first, and `execute()` follows.
-            if Machine.postsExecutingKVO { #expect(Self.drain(&machine) == ["didStart", "execute"]) }
+            if OperationHost.postsExecutingKVO { #expect(Self.drain(&machine) == ["didStart", "execute"]) }
             guard case .deliverNow(.finish, _) = machine.finish(errors: []) else {
                 Issue.record("nothing else to deliver: the finishing callback is delivered at once")
                 return
@@ -101,7 +102,7 @@ extension ConditionalOperationsTests {
                 Issue.record("a ready operation launches when started")
                 return
             }
-            #expect(followup == (Machine.postsExecutingKVO ? .announceStart : .executeNow))
+            #expect(followup == (OperationHost.postsExecutingKVO ? .announceStart : .executeNow))
             var told = Self.readyMachine()
             _ = told.addObserver(BlockObserver(didFinish: { _, _ in }))
             _ = told.addObserver(TimeoutObserver(timeout: .seconds(60)))
@@ -383,20 +384,20 @@ extension ConditionalOperationsTests {
     }
 }
 
-extension OperationStateMachine.EvaluatedAction {
+extension Machine.EvaluatedAction {
     var isReady: Bool { readiness.isReady }
-    var followup: OperationStateMachine.Followup { readiness.followup }
+    var followup: Machine.Followup { readiness.followup }
     var isStep: Bool { readiness.isStep }
 }
 
-extension OperationStateMachine.ReadinessAction {
+extension Machine.ReadinessAction {
     /// The answer; `false` while a step is handed out instead.
     var isReady: Bool {
         guard case .answer(let isReady, _) = self else { return false }
         return isReady
     }
 
-    var followup: OperationStateMachine.Followup {
+    var followup: Machine.Followup {
         guard case .answer(_, let followup) = self else { return [] }
         return followup
     }
@@ -413,15 +414,15 @@ extension OperationStateMachine.ReadinessAction {
     }
 }
 
-extension OperationStateMachine.CancelAction {
+extension Machine.CancelAction {
     /// `nil` when the cancel was ignored.
-    var followup: OperationStateMachine.Followup? {
+    var followup: Machine.Followup? {
         guard case .cancelled(let followup) = self else { return nil }
         return followup
     }
 }
 
-extension OperationStateMachine.AddObserverAction {
+extension Machine.AddObserverAction {
     /// The observer is told `operationDidFinish` at once.
     var isTold: Bool {
         guard case .tellFinished = self else { return false }

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
                 /// How the trap's message names the event.
                 var description: String { self == .drained ? "drained(errors:)" : rawValue }
 
-                func happen(to machine: inout OperationStateMachine) {
+                func happen(to machine: inout Machine) {
                     switch self {
                     case .conditionDependenciesAdded: _ = machine.conditionDependenciesAdded(any: false)
                     case .endInlineEvaluation: _ = machine.endInlineEvaluation(context: .callback)

@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import ConditionalOperationsTesting
 import Foundation
 import Testing

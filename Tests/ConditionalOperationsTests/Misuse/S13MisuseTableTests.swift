@@ -1,3 +1,4 @@
+@testable import ConditionalOperationsMachines
 import ConditionalOperationsTesting
 import Dispatch
 import Foundation
@@ -232,7 +233,7 @@ extension ConditionalOperationsTests {
                         operation.start()  // waits for its dependency
                         OperationQueue().addOperation(operation)
                         OperationQueue().addOperation(dependency)
-                        if OperationStateMachine.postsExecutingKVO {
+                        if OperationHost.postsExecutingKVO {
                             DispatchQueue.global().asyncAfter(deadline: .now() + 4) {
                                 MisuseTable.say("executed \(operation.executions.current), not by the queue")
                             }
@@ -241,7 +242,7 @@ extension ConditionalOperationsTests {
                     }
                     let message = MisuseTable.text(result?.standardErrorContent)
                     let trapped = message.contains("ProbeOperation 'Hand-started': start() called twice (S13")
-                    if OperationStateMachine.postsExecutingKVO {
+                    if OperationHost.postsExecutingKVO {
                         // Foundation may hear `isExecuting` from the hand start before its queue
                         // dispatches the operation: then the queue never starts it, and it runs once.
                         #expect(trapped || message.contains("executed 1, not by the queue"), "\(message)")

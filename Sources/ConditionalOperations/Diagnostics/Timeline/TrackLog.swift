@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// What a ``TrackRecording`` writes as its operation changes: one mark a change, a word each (what

@@ -1,3 +1,4 @@
+import ConditionalOperationsMachines
 import Foundation
 
 /// What an ``OperationTimeline`` records of one operation: the marks its spans are made of

@@ -12,7 +12,7 @@ extension OperationStateMachine {
     /// once launched, the start alone, which no event past the launch reads).
     /// Inlined: every operation enters `ready` with it.
     @inline(__always)
-    var passed: Passed {
+    @inlinable package var passed: Passed {
         switch phase {
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed
         case .initialized(let asked, let count, _), .pending(_, let asked, let count):
@@ -24,7 +24,7 @@ extension OperationStateMachine {
 
     /// A dependency added late may not have finished: it must not start before Foundation says.
     /// A cancelled operation waits for no dependency, as in Foundation.
-    var awaitsLateDependency: Bool {
+    @inlinable package var awaitsLateDependency: Bool {
         switch phase {
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
             passed.awaitsLateDependency && !isCancelled
@@ -33,7 +33,7 @@ extension OperationStateMachine {
     }
 
     /// Records in a phase past the operation's own dependencies what a dependency added late asks.
-    private mutating func record(_ late: LateDependency) {
+    @inlinable mutating func record(_ late: LateDependency) {
         var passed = passed
         passed.late = late
         switch phase {
@@ -46,7 +46,7 @@ extension OperationStateMachine {
     }
 
     /// A dependency added late is awaited. In a phase past the operation's own dependencies.
-    private mutating func awaitLateDependency() {
+    @inlinable mutating func awaitLateDependency() {
         var late = passed.late
         guard late.awaited == .none else { return }
         late.awaited = .awaited
@@ -55,7 +55,7 @@ extension OperationStateMachine {
 
     /// `addDependency(_:)` was called, after Foundation counted the dependency. Returns what the
     /// caller performs: a plain queue that read `isReady` before must read it again.
-    mutating func dependencyAdded() -> Followup {
+    @inlinable package mutating func dependencyAdded() -> Followup {
         switch phase {
         case .initialized, .pending:
             // Waiting for its dependencies: Foundation counts this one with the others.
@@ -83,7 +83,7 @@ extension OperationStateMachine {
     /// `removeDependency(_:)` is about to take out a dependency that has not finished. Returns
     /// whether the operation waits for its dependencies still: Foundation's count then keeps the
     /// removed one (``DependencyCount/stale``), and the caller has the others watched.
-    mutating func dependencyRemoved() -> Bool {
+    @inlinable package mutating func dependencyRemoved() -> Bool {
         switch phase {
         case .initialized(let asked, _, let deferred):
             // Waiting for its dependencies (a cancelled operation is `ready`): read them from now on.
@@ -109,19 +109,19 @@ extension OperationStateMachine {
         }
     }
 
-    enum CheckedStartAction: Equatable {
+    package enum CheckedStartAction: Equatable, Sendable {
         /// `start()` was called before: a misuse (S13).
         case misuse
         case launched(Followup)
         /// A dependency added late has not finished: the owner's start is declined, and the
         /// owner takes back the slot it gave; the operation is handed over again once ready.
-        case declined(ConditionalOperationQueue)
+        case declined(Host.Queue)
         /// Started by hand before a dependency added late finished: it launches once it did.
         case waiting
     }
 
     /// The start of ``StartAction/checkDependencies``, with Foundation's answer.
-    mutating func startChecked(dependenciesFinished: Bool) -> CheckedStartAction {
+    @inlinable package mutating func startChecked(dependenciesFinished: Bool) -> CheckedStartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
         case .ready where awaitsLateDependency && !dependenciesFinished:
@@ -146,7 +146,7 @@ extension OperationStateMachine {
 
     /// The dependencies added late finished (the phase no longer records them): what its start,
     /// or its readiness, calls for now. `declined`: its owner's start was declined.
-    mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
+    @inlinable package mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
         // The owner still holds it to start it, unless it declined a start: then it is handed over.
         if let owner { return declined ? .handOver(to: owner) : .nothing }
         if isStartRequested { return followup(context.canLaunch ? .launched(launch()) : .launchLater) }
@@ -156,7 +156,7 @@ extension OperationStateMachine {
 
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled
     /// operation's dependencies; returns the owner to hand the operation to if it declined a start.
-    mutating func dropLateDependencies() -> ConditionalOperationQueue? {
+    @inlinable package mutating func dropLateDependencies() -> Host.Queue? {
         guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
         let declined = passed.late.awaited == .startDeclined
         passed.late = .cleared

@@ -1,12 +1,12 @@
 /// What diagnostics read of the machine (``OperationDiagnosis``): under the lock only what the
 /// phase holds; names, dependencies and queues are read by the caller, unlocked.
 extension OperationStateMachine {
-    enum Waiting {
+    package enum Waiting: Sendable {
         /// Not admitted yet: no queue, no `start()`, no query that found every dependency finished.
         case admission
         case dependencies
         /// The conditions being evaluated, and which of them answered.
-        case conditions([any OperationCondition], AnsweredConditions, since: Uptime)
+        case conditions([Host.Condition], AnsweredConditions, since: Uptime)
         case categories(since: Uptime)
         /// S27: the operation it joined, named by ``CoalescingEntries``.
         case joined
@@ -20,18 +20,18 @@ extension OperationStateMachine {
         case finished(Ending)
     }
 
-    struct DiagnosticSnapshot {
-        var waiting: Waiting
-        var state: ConditionalOperation.State
-        var isCancelled: Bool
-        var errors: [any Error]
-        var owner: ConditionalOperationQueue?
+    package struct DiagnosticSnapshot: Sendable {
+        package var waiting: Waiting
+        package var state: OperationState
+        package var isCancelled: Bool
+        package var errors: [any Error]
+        package var owner: Host.Queue?
         /// Not admitted yet: the operation running it (a group), which may not have started either.
-        var parent: ConditionalOperation?
+        package var parent: Host.Operation?
     }
 
     /// Read under the lock; the caller lets go of what it holds (conditions, the owner) unlocked.
-    func diagnosticSnapshot() -> DiagnosticSnapshot {
+    @inlinable package func diagnosticSnapshot() -> DiagnosticSnapshot {
         let waiting: Waiting
         switch phase {
         case .initialized: waiting = .admission
@@ -47,7 +47,7 @@ extension OperationStateMachine {
         case .finishing: waiting = .finishing
         case .finished(let ending): waiting = .finished(ending)
         }
-        let parent: ConditionalOperation? = if case .admission = waiting { exclusivityParent } else { nil }
+        let parent: Host.Operation? = if case .admission = waiting { exclusivityParent } else { nil }
         return DiagnosticSnapshot(
             waiting: waiting, state: state, isCancelled: isCancelled, errors: reportedErrors, owner: owner,
             parent: parent)

@@ -4,34 +4,34 @@
 extension OperationStateMachine {
     /// Words only; the byte-sized marks are ``AdmissionMarks``, stored after the phase, where they
     /// fill what would be padding.
-    struct Admission {
+    package struct Admission: Sendable {
         /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
         /// operations go there (S10), and it holds the operation until it is ready.
-        private(set) var owner: ConditionalOperationQueue?
+        @usableFromInline package internal(set) var owner: Host.Queue?
         /// Kept until every one answered (S2), then handed back to be let go of outside the lock
         /// (an operation's deinit may take the same lock, ``LockTable``); abandoned ones are let
         /// go of once finished. Diagnostics name the unanswered ones.
-        private(set) var conditions: [any OperationCondition] = []
+        @usableFromInline package internal(set) var conditions: [Host.Condition] = []
 
-        mutating func admit(by queue: ConditionalOperationQueue) {
+        @inlinable package mutating func admit(by queue: Host.Queue) {
             owner = queue
         }
 
-        mutating func add(_ condition: any OperationCondition) {
+        @inlinable package mutating func add(_ condition: Host.Condition) {
             conditions.append(condition)
         }
 
         /// Every condition answered: they are taken out, the caller holding them.
         @discardableResult
-        mutating func takeConditions() -> [any OperationCondition] {
-            var taken: [any OperationCondition] = []
+        @inlinable package mutating func takeConditions() -> [Host.Condition] {
+            var taken: [Host.Condition] = []
             swap(&taken, &conditions)
             return taken
         }
 
         /// Finished: the owner and the conditions, taken out, to be let go of outside the lock.
-        mutating func take() -> (owner: ConditionalOperationQueue?, conditions: [any OperationCondition]) {
-            var taken: (owner: ConditionalOperationQueue?, conditions: [any OperationCondition]) = (nil, [])
+        @inlinable package mutating func take() -> (owner: Host.Queue?, conditions: [Host.Condition]) {
+            var taken: (owner: Host.Queue?, conditions: [Host.Condition]) = (nil, [])
             swap(&taken.owner, &owner)
             swap(&taken.conditions, &conditions)
             return taken
@@ -39,23 +39,23 @@ extension OperationStateMachine {
     }
 
     /// The byte-sized state of admission and readiness (see ``Admission``).
-    struct AdmissionMarks {
+    package struct AdmissionMarks: Sendable {
         /// The operation is being deallocated: readiness queries must change nothing.
-        private(set) var isDeallocating = false
+        @usableFromInline package internal(set) var isDeallocating = false
         /// S27: a key was set, kept in ``CoalescingEntries`` (a byte here, that fits in the padding).
-        private(set) var hasCoalescingEntry = false
+        @usableFromInline package internal(set) var hasCoalescingEntry = false
 
-        mutating func beginDeallocation() {
+        @inlinable package mutating func beginDeallocation() {
             isDeallocating = true
         }
 
-        mutating func coalescingKeySet() {
+        @inlinable package mutating func coalescingKeySet() {
             hasCoalescingEntry = true
         }
     }
 
-    var owner: ConditionalOperationQueue? { admission.owner }
-    var conditions: [any OperationCondition] { admission.conditions }
-    var isDeallocating: Bool { admissionMarks.isDeallocating }
-    var hasCoalescingEntry: Bool { admissionMarks.hasCoalescingEntry }
+    @inlinable package var owner: Host.Queue? { admission.owner }
+    @inlinable package var conditions: [Host.Condition] { admission.conditions }
+    @inlinable package var isDeallocating: Bool { admissionMarks.isDeallocating }
+    @inlinable package var hasCoalescingEntry: Bool { admissionMarks.hasCoalescingEntry }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// From `start()` to `finished`: starting, cancelling (S4, S5), finishing (S6), producing (S10)
 /// and the delivery of callbacks (S1).
 extension OperationStateMachine {
-    enum StartAction: Equatable {
+    package enum StartAction: Equatable, Sendable {
         /// `start()` was called before: a misuse (S13).
         case misuse
         /// Query readiness in the `start` context: it launches the operation once ready.
@@ -16,7 +16,7 @@ extension OperationStateMachine {
         case checkDependencies
     }
 
-    mutating func start() -> StartAction {
+    @inlinable package mutating func start() -> StartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
         case .initialized(let asked, let count, let deferred):
@@ -47,7 +47,7 @@ extension OperationStateMachine {
     }
 
     /// Launches an operation whose `start()` came before it was ready (``Followup/launchLater``).
-    mutating func launchDeferred() -> Followup {
+    @inlinable package mutating func launchDeferred() -> Followup {
         switch phase {
         case .ready:
             return followup(.launched(launch()))
@@ -61,7 +61,7 @@ extension OperationStateMachine {
 
     /// Started and ready: execute, or finish (or drain) without executing. A step the events
     /// that launch share (``Launch``), not an event: the runner never calls it.
-    mutating func launch() -> Launch {
+    @inlinable package mutating func launch() -> Launch {
         guard case .ready(let verdict, _) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
@@ -78,7 +78,7 @@ extension OperationStateMachine {
             }
             return .queued(deliverer: queueFinish(ending))
         }
-        if !effects.isDelivering, !observersHearStart, !OperationStateMachine.postsExecutingKVO {
+        if !effects.isDelivering, !observersHearStart, !Host.postsExecutingKVO {
             // Nobody to tell of the start: execute at once on this thread, without a trip through
             // the effects (S1 holds: no callback is waiting to be delivered before it).
             enter(.executing(.called(thread: .none, since: .unstamped)))
@@ -91,19 +91,7 @@ extension OperationStateMachine {
         return .queued(deliverer: queueEffect(.didStart))
     }
 
-    /// Whether the start is announced by KVO `isExecuting`. Apple's Foundation needs it;
-    /// swift-corelibs-foundation only records it for its own `start()`, which a
-    /// `ConditionalOperation` replaces, and pays locks and string comparisons for each notification.
-    /// (`-DAPPLE_FOUNDATION_PATHS` builds post it on Linux too.)
-    static var postsExecutingKVO: Bool {
-        #if canImport(ObjectiveC) || APPLE_FOUNDATION_PATHS
-            true
-        #else
-            false
-        #endif
-    }
-
-    enum CancelAction: Equatable {
+    package enum CancelAction: Equatable, Sendable {
         /// Cancelled before, or finishing began: nothing changes (but a second cancel's error).
         case ignored
         case cancelled(Followup)
@@ -113,7 +101,7 @@ extension OperationStateMachine {
     /// recorded in this same event, and only if the cancel counts, so that a finish comes before
     /// both or after both: an operation that finished first is not cancelled and has no cancel
     /// error. Every `cancel(with:)` before finishing adds its error (S4), also once cancelled.
-    mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
+    @inlinable package mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
         guard !isCancelled else {
             // `operationDidCancel` once (S4).
             if let error, state < .finishing { outcome.record(error) }
@@ -155,10 +143,10 @@ extension OperationStateMachine {
         }
     }
 
-    enum FinishAction {
+    package enum FinishAction {
         case finishing(Followup)
         /// Nothing else to deliver: deliver this finishing callback now, on this thread.
-        case deliverNow(Effect, ObserverList)
+        case deliverNow(Effect, Host.Observers)
         /// Finish before executing: errors recorded, the operation finishes without executing
         /// once started (or drained).
         case deferred(Followup)
@@ -166,7 +154,7 @@ extension OperationStateMachine {
         case ignored
     }
 
-    mutating func finish(errors new: [any Error]) -> FinishAction {
+    @inlinable package mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
         case .executing(.due) where drainsBeforeFinishing:
             // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
@@ -215,16 +203,16 @@ extension OperationStateMachine {
 
     /// Queues `operation`'s `didProduce`, unless the operation was cancelled or finishing began
     /// (too late to tell observers: the operation is only run).
-    mutating func produce(_ operation: Foundation.Operation) -> Followup {
+    @inlinable package mutating func produce(_ operation: Foundation.Operation) -> Followup {
         // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
         // (`finishesWhenCancelled == false`) has its produced operations run, untold.
         guard state < .finishing, !isCancelled else { return .nothing }
         return followup(told: queueEffect(.didProduce(operation)))
     }
 
-    enum PlaceProducedAction: Equatable {
+    package enum PlaceProducedAction: Equatable, Sendable {
         /// Add it to the ``ConditionalOperationQueue`` that owns this operation.
-        case addToOwner(ConditionalOperationQueue)
+        case addToOwner(Host.Queue)
         /// Add it to `OperationQueue.current`, the plain queue running `execute()` on this thread,
         /// else to the library's queue.
         case addToCurrentQueue
@@ -235,7 +223,7 @@ extension OperationStateMachine {
     /// An operation is produced on `thread`: the queue to add it to is the owner's, else the one
     /// that started this operation when called from the thread running `execute()` (where
     /// `OperationQueue.current` is that queue).
-    func placeProduced(on thread: ThreadIdentity) -> PlaceProducedAction {
+    @inlinable package func placeProduced(on thread: ThreadIdentity) -> PlaceProducedAction {
         if let owner { return .addToOwner(owner) }
         switch phase {
         case .executing(let execution) where execution.thread == thread:
@@ -253,9 +241,9 @@ extension OperationStateMachine {
 
     // MARK: Delivery
 
-    enum DeliveryAction {
+    package enum DeliveryAction {
         /// Deliver this callback to these observers, then ask again.
-        case deliver(Effect, ObserverList)
+        case deliver(Effect, Host.Observers)
         /// The start is next: announce it as ``Followup/announceStart`` says, then ask again.
         case announceStart
         /// Call `execute()`; the deliverer is done.
@@ -268,7 +256,7 @@ extension OperationStateMachine {
 
     /// What the deliverer does next; it runs `execute()` itself if that is next and due on its
     /// thread.
-    mutating func nextEffect() -> DeliveryAction {
+    @inlinable package mutating func nextEffect() -> DeliveryAction {
         if effects.startIsNext { return .announceStart }
         if let effect = effects.popFirst() { return .deliver(effect, listeners.observers) }
         switch phase {
@@ -300,7 +288,7 @@ extension OperationStateMachine {
     /// The start's `willChangeValue(forKey: "isExecuting")` was posted: the start leaves the
     /// queue, and `isExecuting` answers `true` from now on. Returns the observers to tell
     /// `operationDidStart`.
-    mutating func startAnnounced() -> ObserverList {
+    @inlinable package mutating func startAnnounced() -> Host.Observers {
         guard effects.startIsNext else {
             fatalError("startAnnounced in phase \(phase): the start is not next")
         }
@@ -308,20 +296,20 @@ extension OperationStateMachine {
         return listeners.observers
     }
 
-    enum FinishedAction {
+    package enum FinishedAction {
         /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
-        case tell([any OperationObserver])
+        case tell([Host.Observer])
         /// `isFinished` is `true`: resume the waiters and tell the owner. `dropped` is what the
         /// machine let go of: the caller drops it once unlocked, since an operation's
         /// deinit takes a lock that may be this one (``LockTable``).
         case finished(
-            waiters: [Waiter], owner: ConditionalOperationQueue?,
-            dropped: (ObserverList, [any OperationCondition], SinkList))
+            waiters: [Waiter], owner: Host.Queue?,
+            dropped: (Host.Observers, [Host.Condition], Host.SinkLog.Sinks?))
     }
 
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
     /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
-    mutating func markFinished(notified: Int) -> FinishedAction {
+    @inlinable package mutating func markFinished(notified: Int) -> FinishedAction {
         guard case .finishing(let ending, _) = phase else {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
@@ -338,7 +326,7 @@ extension OperationStateMachine {
 
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
-    mutating func drained(errors new: [any Error]) -> Followup {
+    @inlinable package mutating func drained(errors new: [any Error]) -> Followup {
         switch phase {
         case .draining(let ending, _):
             // Started without executing: it finishes the way it was started.
@@ -357,7 +345,7 @@ extension OperationStateMachine {
 
     /// The operation is being deallocated (its dependencies are about to be removed). Returns
     /// the dependencies Foundation does not list it in, to release with the others.
-    mutating func beginDeallocation() -> [Foundation.Operation] {
+    @inlinable package mutating func beginDeallocation() -> [Foundation.Operation] {
         admissionMarks.beginDeallocation()
         return takeDeferredDependencies()
     }
@@ -366,7 +354,7 @@ extension OperationStateMachine {
     /// `mutating` so that the operation's stored machine is read in place: read through a
     /// getter, it was copied whole (each of its references retained, then released) in every
     /// operation's deinit.
-    mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
+    @inlinable package mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
         guard case .initialized(_, _, let deferred) = phase else { return (hasCoalescingEntry, false) }
         return (hasCoalescingEntry, !deferred.isEmpty)
     }
@@ -374,7 +362,7 @@ extension OperationStateMachine {
 
 extension OperationStateMachine.Execution {
     /// The thread `execute()` runs on, if it is the one that started it.
-    var thread: ThreadIdentity {
+    @inlinable package var thread: ThreadIdentity {
         switch self {
         case .due, .draining: .none
         case .called(let thread, _): thread
@@ -382,7 +370,7 @@ extension OperationStateMachine.Execution {
     }
 
     /// Whether `execute()` was called: an end from now on is the end of the work.
-    var isCalled: Bool {
+    @inlinable package var isCalled: Bool {
         switch self {
         case .due, .draining: false
         case .called: true

@@ -3,16 +3,16 @@
 /// The thread that queues a callback while nobody delivers becomes the deliverer and delivers
 /// until the queue is empty. The first callback is stored inline: an operation's life rarely has
 /// two waiting at once, so most operations never allocate here.
-struct EffectQueue {
-    typealias Effect = OperationStateMachine.Effect
+package struct EffectQueue: Sendable {
+    package typealias Effect = OperationEffect
 
-    private var first: Effect?
-    private var rest: [Effect] = []
+    @usableFromInline var first: Effect?
+    @usableFromInline var rest: [Effect] = []
     /// A thread is delivering: it will deliver what is queued meanwhile.
-    private(set) var isDelivering = false
+    @usableFromInline package internal(set) var isDelivering = false
 
     /// Queues `effect`; returns `true` when the caller becomes the deliverer.
-    mutating func append(_ effect: Effect) -> Bool {
+    @inlinable package mutating func append(_ effect: Effect) -> Bool {
         if first == nil && rest.isEmpty {
             first = effect
         } else {
@@ -25,20 +25,20 @@ struct EffectQueue {
 
     /// Nothing is queued and nobody delivers: the caller becomes the deliverer and delivers its
     /// callback itself, without queueing it (one trip through the lock fewer).
-    mutating func beginDeliveringIfIdle() -> Bool {
+    @inlinable package mutating func beginDeliveringIfIdle() -> Bool {
         guard first == nil, !isDelivering else { return false }
         isDelivering = true
         return true
     }
 
     /// The start is the next callback: it is announced before it is delivered.
-    var startIsNext: Bool {
+    @inlinable package var startIsNext: Bool {
         if case .didStart = first { return true }
         return false
     }
 
     /// The start is queued and not yet announced.
-    var holdsStart: Bool {
+    @inlinable package var holdsStart: Bool {
         startIsNext
             || !rest.isEmpty
                 && rest.contains {
@@ -49,13 +49,13 @@ struct EffectQueue {
 
     /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
     /// to run, or be done: ``endDelivery()``).
-    mutating func popFirst() -> Effect? {
+    @inlinable package mutating func popFirst() -> Effect? {
         guard let effect = first else { return nil }
         first = rest.isEmpty ? nil : rest.removeFirst()
         return effect
     }
 
-    mutating func endDelivery() {
+    @inlinable package mutating func endDelivery() {
         isDelivering = false
     }
 }

@@ -3,15 +3,15 @@
 /// Fewer than 64 conditions are bits in one word, the places of conditions that do not exist set
 /// from the start, so the usual operation allocates nothing here and the operation's state machine
 /// stays small (the memory target (README, Performance) counts bytes per operation).
-struct AnsweredConditions {
-    private enum Storage {
+package struct AnsweredConditions: Sendable {
+    @usableFromInline enum Storage: Sendable {
         case bits(UInt64)
         case flags([Bool])
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
-    init(count: Int) {
+    @inlinable package init(count: Int) {
         storage =
             count < 64
             ? .bits(~((1 << UInt64(count)) - 1))
@@ -19,7 +19,7 @@ struct AnsweredConditions {
     }
 
     /// The conditions that have not answered yet.
-    var unanswered: Int {
+    @inlinable package var unanswered: Int {
         switch storage {
         case .bits(let bits): (~bits).nonzeroBitCount
         case .flags(let flags): flags.count { !$0 }
@@ -28,7 +28,7 @@ struct AnsweredConditions {
 
     /// Marks the condition at `index` answered; `false` if it had answered before or no such
     /// condition was handed out.
-    mutating func insert(_ index: Int) -> Bool {
+    @inlinable package mutating func insert(_ index: Int) -> Bool {
         switch storage {
         case .bits(let bits):
             guard (0..<64).contains(index), bits & (1 << UInt64(index)) == 0 else { return false }
@@ -43,7 +43,7 @@ struct AnsweredConditions {
     }
 
     /// Whether the condition at `index` answered.
-    func contains(_ index: Int) -> Bool {
+    @inlinable package func contains(_ index: Int) -> Bool {
         switch storage {
         case .bits(let bits): (0..<64).contains(index) && bits & (1 << UInt64(index)) != 0
         case .flags(let flags): flags.indices.contains(index) && flags[index]

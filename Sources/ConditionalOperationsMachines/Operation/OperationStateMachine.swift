@@ -12,7 +12,7 @@ import Foundation
 /// `+Running` (what a cancel leaves in `+Cancellation`); the vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
-struct OperationStateMachine {
+package struct OperationStateMachine<Host: OperationMachineHost> {
     /// Where the operation is, with the data of that phase.
     ///
     /// The phases before it is launched carry what its callers asked (``Asked``: `start()`, an
@@ -20,7 +20,7 @@ struct OperationStateMachine {
     /// dependencies is worth (``DependencyCount``), and the phases past them both with a
     /// dependency added since, in one byte (``Passed``); `joining` what was asked alone (it waits
     /// for no dependency). From `executing` on it was started, and a finish finishes.
-    enum Phase {
+    package enum Phase: Sendable {
         /// Not yet admitted by a queue, a `start()` or a readiness query, with the dependencies
         /// Foundation does not list it in yet (``deferDependency(_:)``).
         case initialized(Asked, DependencyCount, [Foundation.Operation])
@@ -47,17 +47,22 @@ struct OperationStateMachine {
     }
 
     /// What was asked of an operation not launched yet, from outside.
-    struct Asked: OptionSet {
-        let rawValue: UInt8
+    package struct Asked: OptionSet, Sendable {
+        package let rawValue: UInt8
+
+        @inlinable package init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
         /// `start()` was called (S13: once).
-        static let start = Asked(rawValue: 1 << 0)
+        @inlinable package static var start: Asked { Asked(rawValue: 1 << 0) }
         /// `finish` was called before executing (S6), or the operation is in a dependency cycle
         /// (S9): it finishes without executing once started.
-        static let finish = Asked(rawValue: 1 << 1)
+        @inlinable package static var finish: Asked { Asked(rawValue: 1 << 1) }
     }
 
     /// Whether Foundation's count of unfinished dependencies answers for the operation.
-    enum DependencyCount: UInt8 {
+    package enum DependencyCount: UInt8, Sendable {
         case counted
         /// A dependency was removed unfinished while waited for: swift-corelibs-foundation counts
         /// it still, so the dependencies themselves are read (`+LateDependencies`).
@@ -67,11 +72,11 @@ struct OperationStateMachine {
     /// S9: a dependency added once the operation passed its own (`+LateDependencies`), and what
     /// Foundation's count is worth: stale once a dependency was removed unfinished while waited
     /// for, before the operation passed its dependencies or since.
-    struct LateDependency: Equatable {
-        var count: DependencyCount
-        var awaited = Awaited.none
+    package struct LateDependency: Equatable, Sendable {
+        @usableFromInline var count: DependencyCount
+        @usableFromInline var awaited = Awaited.none
 
-        enum Awaited: UInt8 {
+        package enum Awaited: UInt8, Sendable {
             case none
             /// It starts only once Foundation says every dependency finished.
             case awaited
@@ -81,7 +86,7 @@ struct OperationStateMachine {
         }
 
         /// Passed its dependencies with Foundation's count worth `count`, none added since.
-        init(_ count: DependencyCount, awaited: Awaited = .none) {
+        @inlinable package init(_ count: DependencyCount, awaited: Awaited = .none) {
             self.count = count
             self.awaited = awaited
         }
@@ -89,36 +94,36 @@ struct OperationStateMachine {
         /// The dependencies added late finished, or a cancel let go of them: none is awaited,
         /// and Foundation's count answers again. (Not `none`: beside an optional, that
         /// reads as `nil`.)
-        static let cleared = LateDependency(.counted)
+        @inlinable package static var cleared: LateDependency { LateDependency(.counted) }
     }
 
     /// What a phase past the operation's own dependencies carries until it is launched: what its
     /// callers asked, what Foundation's count is worth and a dependency added since. One byte:
     /// beside the answers of `evaluating`, a second one would make every operation 8 bytes larger.
-    struct Passed: Equatable {
+    package struct Passed: Equatable, Sendable {
         /// ``Asked`` in the low 2 bits, then ``LateDependency/count`` in 1 and
         /// ``LateDependency/awaited`` in 2.
-        private var bits: UInt8
+        @usableFromInline var bits: UInt8
 
-        init(_ asked: Asked, _ late: LateDependency) {
+        @inlinable package init(_ asked: Asked, _ late: LateDependency) {
             // A third request would have to move the other bits up.
             assert(asked.rawValue & ~0b11 == 0, "Passed holds two requests: \(asked)")
             bits = asked.rawValue | (late.count == .stale ? 1 << 2 : 0) | late.awaited.rawValue << 3
         }
 
-        var asked: Asked {
+        @inlinable package var asked: Asked {
             get { Asked(rawValue: bits & 0b11) }
             set { self = Passed(newValue, late) }
         }
 
         /// A dependency added late is awaited: read from the byte itself, since every start and
         /// every readiness query of a ready operation asks.
-        var awaitsLateDependency: Bool { bits >> 3 != 0 }
+        @inlinable package var awaitsLateDependency: Bool { bits >> 3 != 0 }
 
         /// What Foundation's count is worth, read from the byte itself (every lock trip's hint asks).
-        var dependencyCount: DependencyCount { bits & 1 << 2 == 0 ? .counted : .stale }
+        @inlinable package var dependencyCount: DependencyCount { bits & 1 << 2 == 0 ? .counted : .stale }
 
-        var late: LateDependency {
+        @inlinable package var late: LateDependency {
             get {
                 LateDependency(
                     bits & 1 << 2 == 0 ? .counted : .stale,
@@ -130,7 +135,7 @@ struct OperationStateMachine {
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
     /// before it stale.
-    enum ConditionDependencies: UInt8 {
+    package enum ConditionDependencies: UInt8, Sendable {
         /// Its own dependencies, held back until admission, are being added to Foundation: its
         /// answer is not whole yet (``deferDependency(_:)``). The conditions are unasked.
         case registering
@@ -145,7 +150,7 @@ struct OperationStateMachine {
     }
 
     /// What the conditions said, once they all answered.
-    enum Verdict {
+    package enum Verdict: Sendable {
         case execute
         /// A condition failed (S2): it finishes without executing, with the failures.
         case conditionsFailed
@@ -155,32 +160,32 @@ struct OperationStateMachine {
         case joined
     }
 
-    struct Evaluation {
+    package struct Evaluation: Sendable {
         /// A repeated or late answer is ignored (S2).
-        var answered: AnsweredConditions
-        var failed = false
-        var skipped = false
+        @usableFromInline var answered: AnsweredConditions
+        @usableFromInline var failed = false
+        @usableFromInline var skipped = false
 
-        var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
+        @inlinable package var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
-        var isInline = true
+        @usableFromInline var isInline = true
         /// Since when they are being evaluated, for diagnostics (``stamp(thread:now:)``).
-        var began = Uptime.unstamped
+        @usableFromInline var began = Uptime.unstamped
 
-        init(count: Int) {
+        @inlinable package init(count: Int) {
             answered = AnsweredConditions(count: count)
         }
     }
 
-    struct Acquisition {
+    package struct Acquisition: Sendable {
         /// The caller requesting them reports the outcome itself: a grant meanwhile only records.
-        var isInline = true
-        var isGranted = false
+        @usableFromInline var isInline = true
+        @usableFromInline var isGranted = false
         /// Since when the categories are requested, for diagnostics (``stamp(thread:now:)``).
-        var began = Uptime.unstamped
+        @usableFromInline var began = Uptime.unstamped
     }
 
-    enum Execution {
+    package enum Execution: Sendable {
         /// `execute()` is due once the callbacks queued before it were delivered, on this thread
         /// or, when another one is delivering them, on a thread of its own.
         case due(onAnotherThread: Bool)
@@ -201,32 +206,35 @@ struct OperationStateMachine {
     // those methods, and read them through the accessors beside them.
 
     /// The categories its conditions declare, whether or not they were acquired yet.
-    private(set) var categories: Set<String> = []
+    @usableFromInline package internal(set) var categories: Set<String> = []
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
     /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
     /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
-    private(set) weak var exclusivityParent: ConditionalOperation?
+    @usableFromInline package internal(set) weak var exclusivityParent: Host.Operation?
     /// Observers, waiters, what the event sinks are to be told (`+Listeners`).
-    var listeners = Listeners()
+    @usableFromInline var listeners = Listeners()
     /// The owning queue and the conditions waited on (`+Admission`).
-    var admission = Admission()
+    @usableFromInline var admission = Admission()
     /// The errors, and whether a cancel took effect (`+Cancellation`).
-    var outcome = Outcome()
-    var announcements = ReadinessAnnouncements()
+    @usableFromInline var outcome = Outcome()
+    @usableFromInline var announcements = ReadinessAnnouncements()
     /// Written by ``enter(_:)`` alone.
-    private(set) var phase = Phase.initialized([], .counted, [])
+    @usableFromInline package internal(set) var phase = Phase.initialized([], .counted, [])
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
-    private(set) var drainsBeforeFinishing = false
-    var listenerMarks = ListenerMarks()
-    var admissionMarks = AdmissionMarks()
+    @usableFromInline package internal(set) var drainsBeforeFinishing = false
+    @usableFromInline var listenerMarks = ListenerMarks()
+    @usableFromInline var admissionMarks = AdmissionMarks()
     /// What the phase entered in this event records that the machine does not read itself (`+Stamp`).
-    var stampRequest = StampRequest()
-    var effects = EffectQueue()
+    @usableFromInline var stampRequest = StampRequest()
+    @usableFromInline var effects = EffectQueue()
+
+    /// An operation just made: `initialized`, nothing asked, no listener.
+    @inlinable package init() {}
 
     /// The public projection of ``phase``.
-    var state: ConditionalOperation.State {
+    @inlinable package var state: OperationState {
         switch phase {
         case .initialized: .initialized
         case .pending: .pending
@@ -240,12 +248,12 @@ struct OperationStateMachine {
     }
 
     /// `true` once the operation finished with at least one error.
-    var failed: Bool { state >= .finishing && !errors.isEmpty }
+    @inlinable package var failed: Bool { state >= .finishing && !errors.isEmpty }
 
     /// `mutating` for the same reason as ``settledReadiness()``: every KVO notification asks it.
     /// `false` until the start was announced, so that it changes between the announcement's
     /// `willChangeValue` and `didChangeValue` (``startAnnounced()``).
-    mutating func isExecuting() -> Bool {
+    @inlinable package mutating func isExecuting() -> Bool {
         switch phase {
         case .executing: !effects.holdsStart
         case .finishing(let ending, _): ending.wasLaunched && !effects.holdsStart
@@ -254,7 +262,7 @@ struct OperationStateMachine {
     }
 
     /// A condition skipped it (S17): known once it was started.
-    var isSkipped: Bool {
+    @inlinable package var isSkipped: Bool {
         switch phase {
         case .draining(let ending, _), .finishing(let ending, _), .finished(let ending): ending == .skipped
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing: false
@@ -262,7 +270,7 @@ struct OperationStateMachine {
     }
 
     /// What its callers asked of it: from `executing` on, it was started.
-    var asked: Asked {
+    @inlinable package var asked: Asked {
         switch phase {
         case .initialized(let asked, _, _), .pending(_, let asked, _), .joining(let asked): asked
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed.asked
@@ -271,8 +279,8 @@ struct OperationStateMachine {
         }
     }
 
-    var isStartRequested: Bool { asked.contains(.start) }
-    var isFinishRequested: Bool { asked.contains(.finish) }
+    @inlinable package var isStartRequested: Bool { asked.contains(.start) }
+    @inlinable package var isFinishRequested: Bool { asked.contains(.finish) }
 
     /// Every write of ``phase``, a new one or new data of the same one: the event sinks hear of a
     /// change of the public state it makes.
@@ -280,14 +288,14 @@ struct OperationStateMachine {
     /// Inlined: the phase is then written in place, as an assignment would, not copied through a
     /// call (the no-op operation's cost).
     @inline(__always)
-    mutating func enter(_ next: Phase) {
+    @inlinable package mutating func enter(_ next: Phase) {
         phase = next
         if hasEventSinks { noteState(state) }
     }
 
     /// Records what a caller asked in the phase, which must be one before the operation was
     /// launched, or `draining` for a finish.
-    mutating func record(_ request: Asked) {
+    @inlinable package mutating func record(_ request: Asked) {
         switch phase {
         case .initialized(let asked, let count, let deferred):
             enter(.initialized(asked.union(request), count, deferred))
@@ -311,7 +319,7 @@ struct OperationStateMachine {
 
     // MARK: Configuration
 
-    enum AddConditionAction: Equatable {
+    package enum AddConditionAction: Equatable, Sendable {
         case added
         /// Cancelled before its conditions were evaluated: they would never be asked.
         case ignored
@@ -321,7 +329,7 @@ struct OperationStateMachine {
 
     /// A condition to evaluate, and the categories to acquire once it passed. `nil`: categories
     /// alone, those of a condition that is always satisfied and has no dependency (`MutuallyExclusive`).
-    mutating func addCondition(_ condition: (any OperationCondition)?, categories new: Set<String>)
+    @inlinable package mutating func addCondition(_ condition: (Host.Condition)?, categories new: Set<String>)
         -> AddConditionAction
     {
         switch phase {
@@ -343,13 +351,13 @@ struct OperationStateMachine {
         }
     }
 
-    enum AddObserverAction {
+    package enum AddObserverAction: Sendable {
         case added
         /// Already finished: tell the observer `operationDidFinish` with these errors at once.
         case tellFinished([any Error])
     }
 
-    mutating func addObserver(_ observer: any OperationObserver) -> AddObserverAction {
+    @inlinable package mutating func addObserver(_ observer: Host.Observer) -> AddObserverAction {
         switch phase {
         case .finished:
             // Too late to be told in order: it hears the end at once.
@@ -364,17 +372,17 @@ struct OperationStateMachine {
     }
 
     /// What runs once the operation finished and its observers returned.
-    enum Waiter: Sendable {
+    package enum Waiter: Sendable {
         /// A closure: a task awaiting the operation, a queue, a joiner.
         case run(@Sendable () -> Void)
         /// A dependent held for this operation (``ConditionalOperation/wakeWhenFinished(_:)``),
         /// named rather than captured in a closure: no allocation of its own, no weak reference.
         /// It keeps the dependent alive until this operation finished, or until the dependent,
         /// cancelled, takes it back (``removeWakes(of:)``).
-        case wake(ConditionalOperation)
+        case wake(Host.Operation)
     }
 
-    enum AddWaiterAction: Equatable {
+    package enum AddWaiterAction: Equatable, Sendable {
         /// Registered: it runs once the operation finished and its observers returned.
         case registered
         /// The operation finished already: run it now.
@@ -382,7 +390,7 @@ struct OperationStateMachine {
     }
 
     /// Registers a waiter, unless the operation already finished.
-    mutating func addWaiter(_ waiter: Waiter) -> AddWaiterAction {
+    @inlinable package mutating func addWaiter(_ waiter: Waiter) -> AddWaiterAction {
         switch phase {
         case .finished:
             // Its end came: the waiter never waits for it.
@@ -397,37 +405,37 @@ struct OperationStateMachine {
 
     /// `dependent`, cancelled, waits for this operation no more: its wakes are taken out, for the
     /// caller to let go of outside the lock (a strong reference each).
-    mutating func removeWakes(of dependent: ConditionalOperation) -> [Waiter] {
+    @inlinable package mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
         listeners.removeWakes(of: dependent)
     }
 
     /// S7 in groups: `parent` runs this operation as its child (see ``exclusivityParent``). It
     /// shapes the category requests made from now on, its own and its children's.
-    mutating func adoptParent(_ parent: ConditionalOperation) {
+    @inlinable package mutating func adoptParent(_ parent: Host.Operation) {
         exclusivityParent = parent
     }
 
     /// Set once, by an operation that runs others (S11): see ``drainsBeforeFinishing``.
-    mutating func drainBeforeFinishing() {
+    @inlinable package mutating func drainBeforeFinishing() {
         drainsBeforeFinishing = true
     }
 
     // MARK: Shared steps
 
     /// Queues a callback; returns whether the caller becomes its deliverer (nobody was delivering).
-    mutating func queueEffect(_ effect: Effect) -> Bool {
+    @inlinable package mutating func queueEffect(_ effect: Effect) -> Bool {
         if hasEventSinks { noteCallback(effect) }
         return effects.append(effect)
     }
 
     /// Enters `finishing` and queues the finishing callback; returns whether the caller delivers it.
-    mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
+    @inlinable package mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
         dropOfferedCancelErrors()
         enter(.finishing(ending, thread: thread))
         return queueEffect(finishEffect(ending))
     }
 
-    func finishEffect(_ ending: Ending) -> Effect {
+    @inlinable package func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
         .finish(outcome.errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
@@ -440,14 +448,14 @@ struct OperationStateMachine {
     /// hold the categories for good. It gives them back itself once its request returned
     /// (``endInlineAcquisition(_:context:)``), granted or not. Returns whether the request
     /// waiting in line is to be withdrawn.
-    mutating func abandonConditions() -> Bool {
+    @inlinable package mutating func abandonConditions() -> Bool {
         guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return false }
         return true  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
-    mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
+    @inlinable package mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
         enter(.ready(verdict, passed))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.

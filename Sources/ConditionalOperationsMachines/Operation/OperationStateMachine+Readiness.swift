@@ -4,7 +4,7 @@ import Foundation
 extension OperationStateMachine {
     /// What a readiness event leaves to do. The steps are taken synchronously by the caller, which
     /// then reports with the event each names, until an answer comes.
-    enum ReadinessAction {
+    package enum ReadinessAction: Sendable {
         /// Whether the operation is ready now, and the work its becoming ready calls for.
         case answer(Bool, Followup)
         /// Read Foundation's own answer (every dependency finished) and query again with it and
@@ -15,15 +15,15 @@ extension OperationStateMachine {
         case registerDependencies([Foundation.Operation])
         /// Ask each condition for its dependency (S3), add them, then
         /// ``conditionDependenciesAdded(any:)``.
-        case askConditionDependencies([any OperationCondition])
+        case askConditionDependencies([Host.Condition])
         /// Evaluate the conditions, then ``endInlineEvaluation(context:)``.
-        case evaluate([any OperationCondition])
+        case evaluate([Host.Condition])
         /// Request the categories in the scope of `parent` (``exclusivityParent``), then
         /// ``endInlineAcquisition(_:context:)``.
-        case acquire(Set<String>, parent: ConditionalOperation?)
+        case acquire(Set<String>, parent: Host.Operation?)
     }
 
-    enum EnqueueAction {
+    package enum EnqueueAction: Sendable {
         /// Already in a queue, started or finished: a misuse (S13).
         case misuse
         /// Ready before it was added (readiness queries moved it): hand it to Foundation at once.
@@ -38,8 +38,8 @@ extension OperationStateMachine {
     /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
     /// `dependenciesFinished`: the queue saw every dependency finished.
     /// `keyLookedUp`: the queue looked up its coalescing key and found nothing to join (S27).
-    mutating func enqueue(
-        on queue: ConditionalOperationQueue, dependenciesFinished: Bool, keyLookedUp: Bool = false
+    @inlinable package mutating func enqueue(
+        on queue: Host.Queue, dependenciesFinished: Bool, keyLookedUp: Bool = false
     ) -> EnqueueAction {
         guard owner == nil, !isStartRequested else { return .misuse }
         if !keyLookedUp, hasCoalescingEntry, joinsWhenAdded { return .coalesce }
@@ -79,7 +79,7 @@ extension OperationStateMachine {
         }
     }
 
-    enum SettledReadiness: Equatable {
+    package enum SettledReadiness: Equatable, Sendable {
         /// The answer, and nothing changes.
         case answer(Bool)
         /// Read whether every dependency finished, then query with that and the stage: one lock
@@ -93,7 +93,7 @@ extension OperationStateMachine {
     ///
     /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
-    mutating func settledReadiness() -> SettledReadiness {
+    @inlinable package mutating func settledReadiness() -> SettledReadiness {
         if isDeallocating { return .answer(state >= .ready) }
         switch phase {
         case .initialized(_, _, let deferred) where !deferred.isEmpty:
@@ -132,7 +132,7 @@ extension OperationStateMachine {
     /// An `isReady` query. The first one that finds every dependency finished admits the operation.
     /// `dependenciesFinished` is `nil` until the phase says it matters; `stage` is the one it was
     /// read under (``ReadinessAction/readDependencies(_:)``), if it was asked for.
-    mutating func queryReadiness(
+    @inlinable package mutating func queryReadiness(
         dependenciesFinished: Bool?, stage: ConditionDependencies? = nil, context: Context
     ) -> ReadinessAction {
         stepTowardsReady(dependenciesFinished: dependenciesFinished, stage: stage, context: context)
@@ -140,7 +140,7 @@ extension OperationStateMachine {
 
     /// The step of a query (``queryReadiness(dependenciesFinished:stage:context:)``), which
     /// admission takes too: a step the events share, not an event.
-    private mutating func stepTowardsReady(
+    @inlinable mutating func stepTowardsReady(
         dependenciesFinished: Bool?, stage: ConditionDependencies?, context: Context
     ) -> ReadinessAction {
         switch phase {
@@ -188,7 +188,7 @@ extension OperationStateMachine {
     /// Enters `pending` at `stage` from `initialized` or `pending`, keeping what was asked and
     /// what Foundation's count is worth. Inlined: the phase is then written in place.
     @inline(__always)
-    private mutating func enterPending(_ stage: ConditionDependencies) {
+    @inlinable mutating func enterPending(_ stage: ConditionDependencies) {
         switch phase {
         case .initialized(let asked, let count, _), .pending(_, let asked, let count):
             enter(.pending(stage, asked, count))
@@ -198,13 +198,13 @@ extension OperationStateMachine {
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    mutating func notReady() -> ReadinessAction {
+    @inlinable package mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
         return .answer(false, .nothing)
     }
 
     /// Every dependency finished: ask for condition dependencies (once), else evaluate the conditions.
-    private mutating func dependenciesPassed(stage: ConditionDependencies, context: Context)
+    @inlinable mutating func dependenciesPassed(stage: ConditionDependencies, context: Context)
         -> ReadinessAction
     {
         if isFinishRequested || conditions.isEmpty && categories.isEmpty {
@@ -233,7 +233,7 @@ extension OperationStateMachine {
     /// (and run); `any`: there was at least one. Whether they finished is read only after this: one
     /// finishing earlier met the asking stage, which changes nothing, and would otherwise be a
     /// wake-up lost for good.
-    mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
+    @inlinable package mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
         switch phase {
         case .pending(.askingAfterDependencies, _, _) where !any:
             // Nothing new to wait for: evaluate them all at once (S2).
@@ -254,7 +254,7 @@ extension OperationStateMachine {
 
     /// Hands the conditions out for evaluation, all at once (S2). The machine keeps them until
     /// every one answered, so that diagnostics can name those that did not.
-    private mutating func evaluateConditions() -> ReadinessAction {
+    @inlinable mutating func evaluateConditions() -> ReadinessAction {
         enter(.evaluating(Evaluation(count: conditions.count), passed))
         stampRequest.ask(.time)
         return .evaluate(conditions)
@@ -262,7 +262,7 @@ extension OperationStateMachine {
 
     /// The conditions handed out by ``ReadinessAction/evaluate(_:)`` were all asked; those that
     /// answered synchronously may have made the operation ready.
-    mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
+    @inlinable package mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
         switch phase {
         case .evaluating(var evaluation, let passed):
             // Every condition answered: go on, here. Otherwise the last answer will.
@@ -283,14 +283,14 @@ extension OperationStateMachine {
     }
 
     /// What ``conditionEvaluated(at:_:)`` leaves to do.
-    struct EvaluatedAction {
-        var readiness: ReadinessAction
+    package struct EvaluatedAction: Sendable {
+        package var readiness: ReadinessAction
         /// The conditions, once the last one answered (S2): the caller lets go of them unlocked.
-        var dropped: [any OperationCondition] = []
+        package var dropped: [Host.Condition] = []
     }
 
     /// The condition at `index` answered.
-    mutating func conditionEvaluated(at index: Int, _ result: OperationConditionResult) -> EvaluatedAction {
+    @inlinable package mutating func conditionEvaluated(at index: Int, _ result: Host.ConditionResult) -> EvaluatedAction {
         switch phase {
         case .evaluating(var evaluation, let passed):
             // A repeated answer is counted once (S2).
@@ -300,7 +300,7 @@ extension OperationStateMachine {
             if hasEventSinks, conditions.indices.contains(index) {
                 tellSinks(.conditionEvaluated(conditions[index], result, since: evaluation.began))
             }
-            switch result {
+            switch Host.answer(of: result) {
             case .satisfied: break
             case .failed(let error):
                 outcome.recordConditionFailure(error)
@@ -328,7 +328,7 @@ extension OperationStateMachine {
     }
 
     /// Every condition answered: acquire the categories if it will execute, else it is ready.
-    private mutating func conditionsAnswered(_ verdict: Verdict, context: Context) -> ReadinessAction {
+    @inlinable mutating func conditionsAnswered(_ verdict: Verdict, context: Context) -> ReadinessAction {
         guard verdict == .execute, !categories.isEmpty else {
             return .answer(true, followup(becomeReady(verdict, context: context)))
         }
@@ -338,7 +338,7 @@ extension OperationStateMachine {
     }
 
     /// The categories requested by ``ReadinessAction/acquire(_:parent:)`` were granted, now or later.
-    mutating func categoriesGranted() -> ReadinessAction {
+    @inlinable package mutating func categoriesGranted() -> ReadinessAction {
         switch phase {
         case .acquiring(var acquisition, let passed) where acquisition.isInline:
             // Granted from another thread before the request returned: the requester reports it.
@@ -359,7 +359,7 @@ extension OperationStateMachine {
 
     /// The request of ``ReadinessAction/acquire(_:parent:)`` returned, granted at once or not; a
     /// grant from another thread may have come meanwhile.
-    mutating func endInlineAcquisition(_ requested: ExclusivityController.Acquisition, context: Context)
+    @inlinable package mutating func endInlineAcquisition(_ requested: CategoryAcquisition, context: Context)
         -> ReadinessAction
     {
         switch phase {
@@ -388,22 +388,22 @@ extension OperationStateMachine {
     // MARK: Announcements
 
     /// The announcement's `willChangeValue` was posted: `isReady` answers `true` from now on.
-    mutating func announcementBegan() {
+    @inlinable package mutating func announcementBegan() {
         announcements.begin()
     }
 
     /// Returns `true` when the announcement must be repeated.
-    mutating func announcementEnded() -> Bool {
+    @inlinable package mutating func announcementEnded() -> Bool {
         announcements.end(waiting: isWaitingForStart)
     }
 
     /// A re-announcement asked for earlier is due; returns whether it is still needed.
-    mutating func reannouncementDue() -> Bool {
+    @inlinable package mutating func reannouncementDue() -> Bool {
         announcements.reannouncing()
         return isWaitingForStart
     }
 
-    private var isWaitingForStart: Bool {
+    @inlinable var isWaitingForStart: Bool {
         guard case .ready = phase else { return false }
         return !isStartRequested
     }

@@ -4,42 +4,42 @@
 extension OperationStateMachine {
     /// The listeners themselves, words only; their byte-sized marks are ``ListenerMarks``, stored
     /// after the phase, where they fill what would be padding.
-    struct Listeners {
-        private(set) var observers = ObserverList()
+    package struct Listeners {
+        @usableFromInline package internal(set) var observers = Host.Observers()
         /// Run once finished, after every `operationDidFinish` observer returned.
-        private(set) var waiters: [Waiter] = []
+        @usableFromInline package internal(set) var waiters: [Waiter] = []
         /// What the event sinks (`events` streams, loggers, timelines) are to be told; `nil` while
         /// there is none (see `+Sinks`).
-        private(set) var sinkLog: SinkLog?
+        @usableFromInline package internal(set) var sinkLog: Host.SinkLog?
 
-        mutating func add(_ observer: any OperationObserver) {
+        @inlinable package mutating func add(_ observer: Host.Observer) {
             observers.append(observer)
         }
 
         /// `sink` hears of the operation from now on, told `current` first (unless it is the
         /// first state, and the sink does not hear of that one).
-        mutating func addSink(_ sink: any EventSink, toldOf current: ConditionalOperation.State) {
+        @inlinable package mutating func addSink(_ sink: Host.Sink, toldOf current: OperationState) {
             // A timeline's recording, added first, is the log itself (``SinkLog``).
-            let log = sinkLog ?? sink.timelineSink?.recording ?? SinkLog()
+            let log = sinkLog ?? Host.makeSinkLog(for: sink)
             sinkLog = log
             log.add(sink)
-            if current != .initialized || sink.hearsInitialState {
+            if current != .initialized || Host.hearsInitialState(sink) {
                 log.tellCurrent(current, to: sink)
             }
         }
 
         /// The log of the sinks, taken out (``OperationStateMachine/takeEndedSinkLog()``).
-        mutating func takeSinkLog() -> SinkLog? {
+        @inlinable package mutating func takeSinkLog() -> Host.SinkLog? {
             defer { sinkLog = nil }
             return sinkLog
         }
 
-        mutating func add(_ waiter: Waiter) {
+        @inlinable package mutating func add(_ waiter: Waiter) {
             waiters.append(waiter)
         }
 
         /// The wakes of `dependent`, taken out (``OperationStateMachine/removeWakes(of:)``).
-        mutating func removeWakes(of dependent: ConditionalOperation) -> [Waiter] {
+        @inlinable package mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
             var removed: [Waiter] = []
             waiters.removeAll { waiter in
                 guard case .wake(let woken) = waiter, woken === dependent else { return false }
@@ -51,8 +51,8 @@ extension OperationStateMachine {
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the
         /// sink log stays, its last message not sent yet. Swapped out: neither is copied.
-        mutating func take() -> (observers: ObserverList, waiters: [Waiter]) {
-            var taken = (observers: ObserverList(), waiters: [Waiter]())
+        @inlinable package mutating func take() -> (observers: Host.Observers, waiters: [Waiter]) {
+            var taken = (observers: Host.Observers(), waiters: [Waiter]())
             swap(&taken.observers, &observers)
             swap(&taken.waiters, &waiters)
             return taken
@@ -60,28 +60,28 @@ extension OperationStateMachine {
     }
 
     /// The listeners' byte-sized state (see ``Listeners``).
-    struct ListenerMarks {
+    package struct ListenerMarks: Sendable {
         /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without
         /// `didStart`).
-        private(set) var observersHearStart = false
+        @usableFromInline package internal(set) var observersHearStart = false
         /// The last public state the event sinks were told of.
-        private(set) var sinksTold = ConditionalOperation.State.initialized
+        @usableFromInline package internal(set) var sinksTold = OperationState.initialized
 
-        mutating func added(_ observer: any OperationObserver) {
-            if (observer as? BlockObserver)?.hearsStart ?? true { observersHearStart = true }
+        @inlinable package mutating func added(_ observer: Host.Observer) {
+            if Host.hearsStart(observer) { observersHearStart = true }
         }
 
         /// An event sink was added, told `current`; if `hearingStart`, it is sent `didStart`.
-        mutating func addedSink(toldOf current: ConditionalOperation.State, hearingStart: Bool) {
+        @inlinable package mutating func addedSink(toldOf current: OperationState, hearingStart: Bool) {
             if hearingStart { observersHearStart = true }
             sinksTold = current
         }
 
-        mutating func told(_ state: ConditionalOperation.State) {
+        @inlinable package mutating func told(_ state: OperationState) {
             sinksTold = state
         }
     }
 
-    var observersHearStart: Bool { listenerMarks.observersHearStart }
-    var sinksTold: ConditionalOperation.State { listenerMarks.sinksTold }
+    @inlinable package var observersHearStart: Bool { listenerMarks.observersHearStart }
+    @inlinable package var sinksTold: OperationState { listenerMarks.sinksTold }
 }

@@ -1,0 +1,15 @@
+/// Where an operation is in its life, as its public `ConditionalOperation.State` says: the
+/// machine's projection of its phase (``OperationStateMachine/state``), case for case.
+package enum OperationState: Int, Comparable, Sendable {
+    case initialized
+    case pending
+    case evaluatingConditions
+    case ready
+    case executing
+    case finishing
+    case finished
+
+    @inlinable package static func < (lhs: OperationState, rhs: OperationState) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}
