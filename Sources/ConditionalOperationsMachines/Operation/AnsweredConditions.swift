@@ -3,7 +3,7 @@
 /// Fewer than 64 conditions are bits in one word, the places of conditions that do not exist set
 /// from the start, so the usual operation allocates nothing here and the operation's state machine
 /// stays small (the memory target (README, Performance) counts bytes per operation).
-package struct AnsweredConditions: Sendable {
+public struct AnsweredConditions: Sendable {
     @usableFromInline enum Storage: Sendable {
         case bits(UInt64)
         case flags([Bool])
@@ -11,7 +11,7 @@ package struct AnsweredConditions: Sendable {
 
     @usableFromInline var storage: Storage
 
-    @inlinable package init(count: Int) {
+    @inlinable public init(count: Int) {
         storage =
             count < 64
             ? .bits(~((1 << UInt64(count)) - 1))
@@ -19,7 +19,7 @@ package struct AnsweredConditions: Sendable {
     }
 
     /// The conditions that have not answered yet.
-    @inlinable package var unanswered: Int {
+    @inlinable public var unanswered: Int {
         switch storage {
         case .bits(let bits): (~bits).nonzeroBitCount
         case .flags(let flags): flags.count { !$0 }
@@ -28,7 +28,7 @@ package struct AnsweredConditions: Sendable {
 
     /// Marks the condition at `index` answered; `false` if it had answered before or no such
     /// condition was handed out.
-    @inlinable package mutating func insert(_ index: Int) -> Bool {
+    @inlinable public mutating func insert(_ index: Int) -> Bool {
         switch storage {
         case .bits(let bits):
             guard (0..<64).contains(index), bits & (1 << UInt64(index)) == 0 else { return false }
@@ -43,7 +43,7 @@ package struct AnsweredConditions: Sendable {
     }
 
     /// Whether the condition at `index` answered.
-    @inlinable package func contains(_ index: Int) -> Bool {
+    @inlinable public func contains(_ index: Int) -> Bool {
         switch storage {
         case .bits(let bits): (0..<64).contains(index) && bits & (1 << UInt64(index)) != 0
         case .flags(let flags): flags.indices.contains(index) && flags[index]

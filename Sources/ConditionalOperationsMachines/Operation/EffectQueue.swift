@@ -3,16 +3,21 @@
 /// The thread that queues a callback while nobody delivers becomes the deliverer and delivers
 /// until the queue is empty. The first callback is stored inline: an operation's life rarely has
 /// two waiting at once, so most operations never allocate here.
-package struct EffectQueue: Sendable {
-    package typealias Effect = OperationEffect
+public struct EffectQueue: Sendable {
+    public typealias Effect = OperationEffect
 
     @usableFromInline var first: Effect?
-    @usableFromInline var rest: [Effect] = []
+    @usableFromInline var rest: [Effect]
     /// A thread is delivering: it will deliver what is queued meanwhile.
-    @usableFromInline package internal(set) var isDelivering = false
+    @usableFromInline var isDelivering: Bool
+
+    @inlinable init() {
+        self.rest = []
+        self.isDelivering = false
+    }
 
     /// Queues `effect`; returns `true` when the caller becomes the deliverer.
-    @inlinable package mutating func append(_ effect: Effect) -> Bool {
+    @inlinable public mutating func append(_ effect: Effect) -> Bool {
         if first == nil && rest.isEmpty {
             first = effect
         } else {
@@ -25,20 +30,20 @@ package struct EffectQueue: Sendable {
 
     /// Nothing is queued and nobody delivers: the caller becomes the deliverer and delivers its
     /// callback itself, without queueing it (one trip through the lock fewer).
-    @inlinable package mutating func beginDeliveringIfIdle() -> Bool {
+    @inlinable public mutating func beginDeliveringIfIdle() -> Bool {
         guard first == nil, !isDelivering else { return false }
         isDelivering = true
         return true
     }
 
     /// The start is the next callback: it is announced before it is delivered.
-    @inlinable package var startIsNext: Bool {
+    @inlinable public var startIsNext: Bool {
         if case .didStart = first { return true }
         return false
     }
 
     /// The start is queued and not yet announced.
-    @inlinable package var holdsStart: Bool {
+    @inlinable public var holdsStart: Bool {
         startIsNext
             || !rest.isEmpty
                 && rest.contains {
@@ -49,13 +54,13 @@ package struct EffectQueue: Sendable {
 
     /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
     /// to run, or be done: ``endDelivery()``).
-    @inlinable package mutating func popFirst() -> Effect? {
+    @inlinable public mutating func popFirst() -> Effect? {
         guard let effect = first else { return nil }
         first = rest.isEmpty ? nil : rest.removeFirst()
         return effect
     }
 
-    @inlinable package mutating func endDelivery() {
+    @inlinable public mutating func endDelivery() {
         isDelivering = false
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// module: it stores them and hands them out in its actions, and asks them the few facts its
 /// events decide on. The public module names them once (`OperationHost`); the machine's code is
 /// `@inlinable`, specialised for them there, so that crossing the module costs no call.
-package protocol OperationMachineHost {
+public protocol OperationMachineHost {
     /// The operation: a parent running it (S7 in groups), a dependent woken once it finished.
     associatedtype Operation: AnyObject & Sendable
     /// The `ConditionalOperationQueue` that admitted it.
@@ -37,14 +37,14 @@ package protocol OperationMachineHost {
 }
 
 /// What a condition answered.
-package enum ConditionAnswer: Sendable {
+public enum ConditionAnswer: Sendable {
     case satisfied
     case failed(any Error)
     case skipped
 }
 
 /// The observers of an operation, in the order they were added.
-package protocol OperationObservers {
+public protocol OperationObservers {
     associatedtype Observer: Sendable
     init()
     var count: Int { get }
@@ -55,7 +55,7 @@ package protocol OperationObservers {
 
 /// The log of an operation's event sinks: what they are to be told, written by the machine under
 /// the operation's lock and sent by its storage before unlocking.
-package protocol OperationSinkLog: AnyObject {
+public protocol OperationSinkLog: AnyObject {
     associatedtype Sink
     /// The sinks, taken out of the log for its last message.
     associatedtype Sinks

@@ -1,6 +1,6 @@
 /// Where an operation is in its life, as its public `ConditionalOperation.State` says: the
 /// machine's projection of its phase (``OperationStateMachine/state``), case for case.
-package enum OperationState: Int, Comparable, Sendable {
+public enum OperationState: Int, Comparable, Sendable {
     case initialized
     case pending
     case evaluatingConditions
@@ -9,7 +9,7 @@ package enum OperationState: Int, Comparable, Sendable {
     case finishing
     case finished
 
-    @inlinable package static func < (lhs: OperationState, rhs: OperationState) -> Bool {
+    @inlinable public static func < (lhs: OperationState, rhs: OperationState) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }

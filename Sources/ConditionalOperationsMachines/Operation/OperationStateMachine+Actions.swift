@@ -1,7 +1,7 @@
 import Foundation
 
 /// A callback, delivered outside the lock by one thread at a time, in order (``EffectQueue``).
-package enum OperationEffect: Sendable {
+public enum OperationEffect: Sendable {
     /// `operationDidStart`, once the start was announced by KVO `isExecuting`
     /// (``OperationStateMachine/startAnnounced()``).
     case didStart
@@ -15,21 +15,21 @@ package enum OperationEffect: Sendable {
 /// The vocabulary the events of ``OperationStateMachine`` share. Each event's own action is
 /// declared just above the event; what those actions have in common is here.
 extension OperationStateMachine {
-    package typealias Effect = OperationEffect
+    public typealias Effect = OperationEffect
 
     /// The work an action leaves to the runner, once unlocked: at most one step of each concern,
     /// taken in this order (``ConditionalOperation/perform(_:)`` switches over each).
     ///
     /// An event builds it once, each concern given once (``followup(releasing:told:_:)``): there
     /// is no way to merge two, so two steps of one concern cannot be written down.
-    package struct Followup: Equatable, Sendable {
+    public struct Followup: Equatable, Sendable {
         /// Give back (or withdraw the request for) the exclusivity categories.
-        package let releasesCategories: Bool
-        package let readiness: Readiness?
-        package let delivery: Delivery?
-        package let running: Running?
+        public let releasesCategories: Bool
+        public let readiness: Readiness?
+        public let delivery: Delivery?
+        public let running: Running?
 
-        package enum Readiness: Equatable, Sendable {
+        public enum Readiness: Equatable, Sendable {
             /// The operation is ready: this queue, which held it, takes it from here.
             case handOver(Host.Queue)
             /// Ready while the queue adds it (``Context/admission``): the queue hands it over
@@ -46,7 +46,7 @@ extension OperationStateMachine {
             /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).
             case reannounceNow
 
-            @inlinable package static func == (lhs: Readiness, rhs: Readiness) -> Bool {
+            @inlinable public static func == (lhs: Readiness, rhs: Readiness) -> Bool {
                 switch (lhs, rhs) {
                 case (.handOver(let left), .handOver(let right)): left === right
                 case (.admitted, .admitted), (.announce, .announce), (.reannounceLater, .reannounceLater),
@@ -59,7 +59,7 @@ extension OperationStateMachine {
             }
         }
 
-        package enum Delivery: Equatable, Sendable {
+        public enum Delivery: Equatable, Sendable {
             /// The caller became the deliverer: deliver the effects with ``nextEffect()``.
             case deliver
             /// The caller became the deliverer of the start, first in line: post KVO `isExecuting`
@@ -67,7 +67,7 @@ extension OperationStateMachine {
             case announceStart
         }
 
-        package enum Running: Equatable, Sendable {
+        public enum Running: Equatable, Sendable {
             /// Started without executing, the operation lets what it runs finish first (S11):
             /// call `drain()`, which ends with ``drained(errors:)``.
             case drain
@@ -79,18 +79,18 @@ extension OperationStateMachine {
         }
 
         /// No step at all.
-        @inlinable package static var nothing: Followup { Followup() }
-        @inlinable package static var releaseCategories: Followup { Followup(releasesCategories: true) }
-        @inlinable package static func handOver(to queue: Host.Queue) -> Followup {
+        @inlinable public static var nothing: Followup { Followup() }
+        @inlinable public static var releaseCategories: Followup { Followup(releasesCategories: true) }
+        @inlinable public static func handOver(to queue: Host.Queue) -> Followup {
             Followup(readiness: .handOver(queue))
         }
-        @inlinable package static var announceReady: Followup { Followup(readiness: .announce) }
-        @inlinable package static var reannounceLater: Followup { Followup(readiness: .reannounceLater) }
-        @inlinable package static var reannounceNow: Followup { Followup(readiness: .reannounceNow) }
-        @inlinable package static var drain: Followup { Followup(running: .drain) }
+        @inlinable public static var announceReady: Followup { Followup(readiness: .announce) }
+        @inlinable public static var reannounceLater: Followup { Followup(readiness: .reannounceLater) }
+        @inlinable public static var reannounceNow: Followup { Followup(readiness: .reannounceNow) }
+        @inlinable public static var drain: Followup { Followup(running: .drain) }
 
         /// One step of each concern, or none.
-        @inlinable package init(
+        @inlinable public init(
             releasesCategories: Bool = false, readiness: Readiness? = nil, delivery: Delivery? = nil,
             running: Running? = nil
         ) {
@@ -100,17 +100,17 @@ extension OperationStateMachine {
             self.running = running
         }
 
-        @inlinable package var isEmpty: Bool { !releasesCategories && readiness == nil && delivery == nil && running == nil }
+        @inlinable public var isEmpty: Bool { !releasesCategories && readiness == nil && delivery == nil && running == nil }
 
         /// The queue that takes the operation over (``Readiness/handOver(_:)``), if any.
-        @inlinable package var queue: Host.Queue? {
+        @inlinable public var queue: Host.Queue? {
             if case .handOver(let queue) = readiness { queue } else { nil }
         }
     }
 
     /// What becoming ready calls for (``becomeReady(_:context:)``): a step towards the queue or
     /// Foundation, or the launch of a `start()` made before.
-    package enum ReadyStep: Equatable, Sendable {
+    public enum ReadyStep: Equatable, Sendable {
         /// A step of readiness, or none (the answer to the query is the news).
         case readiness(Followup.Readiness?)
         /// `start()` was called, from a context that cannot run the operation: launch it on another
@@ -120,7 +120,7 @@ extension OperationStateMachine {
     }
 
     /// What launching a started, ready operation calls for (``launch()``).
-    package enum Launch: Equatable, Sendable {
+    public enum Launch: Equatable, Sendable {
         /// It drains what it runs first (S11).
         case drain
         /// Nobody to tell of the start: `execute()` at once, on this thread.
@@ -137,7 +137,7 @@ extension OperationStateMachine {
     /// `mutating` though it changes nothing: an event's steps change the machine, and a
     /// non-mutating call reads the machine before its arguments are evaluated (a launch given as
     /// an argument would be unseen), where a mutating call's access begins only once they were.
-    @inlinable package mutating func followup(releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil))
+    @inlinable public mutating func followup(releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil))
         -> Followup
     {
         var delivers = told
@@ -162,7 +162,7 @@ extension OperationStateMachine {
     }
 
     /// Who is moving the operation towards `ready`, which decides what becoming ready calls for.
-    package enum Context: Equatable, Sendable {
+    public enum Context: Equatable, Sendable {
         /// An `isReady` query: readiness is its answer, no announcement needed.
         case query
         /// `start()`: the caller runs the operation on its own thread once ready.
@@ -176,7 +176,7 @@ extension OperationStateMachine {
         case admission
 
         /// The caller may run the operation on its own thread (`start()` was called).
-        @inlinable package var canLaunch: Bool {
+        @inlinable public var canLaunch: Bool {
             switch self {
             case .start, .cancel: true
             case .query, .callback, .admission: false
@@ -185,7 +185,7 @@ extension OperationStateMachine {
 
         /// Readiness is the return value of the current `isReady` query or `start()`: no
         /// announcement needed.
-        @inlinable package var answersQuery: Bool {
+        @inlinable public var answersQuery: Bool {
             switch self {
             case .query, .start: true
             case .callback, .cancel, .admission: false
@@ -193,6 +193,6 @@ extension OperationStateMachine {
         }
 
         /// The queue adding the operation is asking.
-        @inlinable package var isAdmission: Bool { self == .admission }
+        @inlinable public var isAdmission: Bool { self == .admission }
     }
 }

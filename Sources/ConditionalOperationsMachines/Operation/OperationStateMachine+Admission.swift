@@ -4,33 +4,37 @@
 extension OperationStateMachine {
     /// Words only; the byte-sized marks are ``AdmissionMarks``, stored after the phase, where they
     /// fill what would be padding.
-    package struct Admission: Sendable {
+    public struct Admission: Sendable {
         /// The `ConditionalOperationQueue` the operation was added to, until it finished: produced
         /// operations go there (S10), and it holds the operation until it is ready.
-        @usableFromInline package internal(set) var owner: Host.Queue?
+        @usableFromInline var owner: Host.Queue?
         /// Kept until every one answered (S2), then handed back to be let go of outside the lock
         /// (an operation's deinit may take the same lock, ``LockTable``); abandoned ones are let
         /// go of once finished. Diagnostics name the unanswered ones.
-        @usableFromInline package internal(set) var conditions: [Host.Condition] = []
+        @usableFromInline var conditions: [Host.Condition]
 
-        @inlinable package mutating func admit(by queue: Host.Queue) {
+        @inlinable init() {
+            self.conditions = []
+        }
+
+        @inlinable public mutating func admit(by queue: Host.Queue) {
             owner = queue
         }
 
-        @inlinable package mutating func add(_ condition: Host.Condition) {
+        @inlinable public mutating func add(_ condition: Host.Condition) {
             conditions.append(condition)
         }
 
         /// Every condition answered: they are taken out, the caller holding them.
         @discardableResult
-        @inlinable package mutating func takeConditions() -> [Host.Condition] {
+        @inlinable public mutating func takeConditions() -> [Host.Condition] {
             var taken: [Host.Condition] = []
             swap(&taken, &conditions)
             return taken
         }
 
         /// Finished: the owner and the conditions, taken out, to be let go of outside the lock.
-        @inlinable package mutating func take() -> (owner: Host.Queue?, conditions: [Host.Condition]) {
+        @inlinable public mutating func take() -> (owner: Host.Queue?, conditions: [Host.Condition]) {
             var taken: (owner: Host.Queue?, conditions: [Host.Condition]) = (nil, [])
             swap(&taken.owner, &owner)
             swap(&taken.conditions, &conditions)
@@ -39,23 +43,28 @@ extension OperationStateMachine {
     }
 
     /// The byte-sized state of admission and readiness (see ``Admission``).
-    package struct AdmissionMarks: Sendable {
+    public struct AdmissionMarks: Sendable {
         /// The operation is being deallocated: readiness queries must change nothing.
-        @usableFromInline package internal(set) var isDeallocating = false
+        @usableFromInline var isDeallocating: Bool
         /// S27: a key was set, kept in ``CoalescingEntries`` (a byte here, that fits in the padding).
-        @usableFromInline package internal(set) var hasCoalescingEntry = false
+        @usableFromInline var hasCoalescingEntry: Bool
 
-        @inlinable package mutating func beginDeallocation() {
+        @inlinable init() {
+            self.isDeallocating = false
+            self.hasCoalescingEntry = false
+        }
+
+        @inlinable public mutating func beginDeallocation() {
             isDeallocating = true
         }
 
-        @inlinable package mutating func coalescingKeySet() {
+        @inlinable public mutating func coalescingKeySet() {
             hasCoalescingEntry = true
         }
     }
 
-    @inlinable package var owner: Host.Queue? { admission.owner }
-    @inlinable package var conditions: [Host.Condition] { admission.conditions }
-    @inlinable package var isDeallocating: Bool { admissionMarks.isDeallocating }
-    @inlinable package var hasCoalescingEntry: Bool { admissionMarks.hasCoalescingEntry }
+    @inlinable public var owner: Host.Queue? { admission.owner }
+    @inlinable public var conditions: [Host.Condition] { admission.conditions }
+    @inlinable public var isDeallocating: Bool { admissionMarks.isDeallocating }
+    @inlinable public var hasCoalescingEntry: Bool { admissionMarks.hasCoalescingEntry }
 }

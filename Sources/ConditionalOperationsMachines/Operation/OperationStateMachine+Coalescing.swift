@@ -5,14 +5,14 @@ import Foundation
 /// executing, and finishes as it did. The queue finds the one to join (`InFlightKeys`); the
 /// machine only records the key's presence and the joining phase (``Phase/joining(_:)``).
 extension OperationStateMachine {
-    package enum SetCoalescingKeyAction: Equatable, Sendable {
+    public enum SetCoalescingKeyAction: Equatable, Sendable {
         case set
         /// Added to a queue or started already: too late to join anything (S13).
         case misuse
     }
 
     /// A coalescing key is set (or cleared): only before the operation is added or started.
-    @inlinable package mutating func setCoalescingKey() -> SetCoalescingKeyAction {
+    @inlinable public mutating func setCoalescingKey() -> SetCoalescingKeyAction {
         guard owner == nil, !isStartRequested else { return .misuse }
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring, .ready:
@@ -28,7 +28,7 @@ extension OperationStateMachine {
     /// Whether adding it may join another operation: it has a key and nothing moved it on that a
     /// join would have to undo (a start, a cancel, an early finish, conditions answering or
     /// categories held).
-    @inlinable package var joinsWhenAdded: Bool {
+    @inlinable public var joinsWhenAdded: Bool {
         guard hasCoalescingEntry, owner == nil, cancellation == .none else { return false }
         switch phase {
         case .initialized(let asked, let count, _), .pending(.unasked, let asked, let count),
@@ -46,7 +46,7 @@ extension OperationStateMachine {
         }
     }
 
-    package enum JoinAction: Equatable, Sendable {
+    public enum JoinAction: Equatable, Sendable {
         /// Joined: it waits for the operation it joined (``joinedFinished(errors:cancelled:skipped:)``).
         /// The caller keeps its dependencies held back until admission (``deferDependency(_:)``)
         /// out of Foundation for good: it waits for none of them and may finish before them (S33).
@@ -57,7 +57,7 @@ extension OperationStateMachine {
 
     /// Added to `queue` while an operation of its class with its key is unfinished there: the one
     /// it joins is of type `joined` and named `name` (which event sinks are told).
-    @inlinable package mutating func join(
+    @inlinable public mutating func join(
         on queue: Host.Queue,
         joining joined: Foundation.Operation.Type = Foundation.Operation.self,
         named name: String? = nil
@@ -71,7 +71,7 @@ extension OperationStateMachine {
         return .joined(deferred: deferred)
     }
 
-    package enum JoinedFinishedAction: Equatable, Sendable {
+    public enum JoinedFinishedAction: Equatable, Sendable {
         /// Ready to finish as the joined operation did: the caller stores its output in the same
         /// trip (a `ResultOperation`'s), then performs the followup.
         case adopt(Followup)
@@ -81,7 +81,7 @@ extension OperationStateMachine {
 
     /// The operation it joined finished with `errors`, `cancelled` or `skipped`: it becomes ready,
     /// to finish the same way once started.
-    @inlinable package mutating func joinedFinished(errors joined: [any Error], cancelled: Bool, skipped: Bool)
+    @inlinable public mutating func joinedFinished(errors joined: [any Error], cancelled: Bool, skipped: Bool)
         -> JoinedFinishedAction
     {
         switch phase {

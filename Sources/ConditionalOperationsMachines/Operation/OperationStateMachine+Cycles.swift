@@ -4,7 +4,7 @@ extension OperationStateMachine {
     /// The owner found the operation in a dependency cycle: it will finish with `error`, without
     /// executing. Every operation of the cycle is marked before any is released
     /// (``breakCycle()``): one finishing first must not let another execute.
-    @inlinable package mutating func markInCycle(_ error: any Error) {
+    @inlinable public mutating func markInCycle(_ error: any Error) {
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready:
             // Not started: it must not execute.
@@ -18,7 +18,7 @@ extension OperationStateMachine {
     }
 
     /// Makes an operation marked by ``markInCycle(_:)`` ready whatever its dependencies.
-    @inlinable package mutating func breakCycle() -> Followup {
+    @inlinable public mutating func breakCycle() -> Followup {
         switch phase {
         case .initialized, .pending, .evaluating, .acquiring, .joining:
             // Its dependencies (or the operation it joined, S27) would never finish: ready now, it

@@ -16,7 +16,7 @@ extension OperationStateMachine {
     ///
     /// Added twice, it is kept twice here, and once by Foundation: its own search makes a fan-in
     /// cost quadratic time already, and is not repeated.
-    @inlinable package mutating func deferDependency(_ dependency: Foundation.Operation) -> Bool {
+    @inlinable public mutating func deferDependency(_ dependency: Foundation.Operation) -> Bool {
         guard case .initialized(let asked, let count, var deferred) = phase else { return false }
         enter(.initialized(asked, count, []))  // the array is appended to in place, not copied
         deferred.append(dependency)
@@ -25,7 +25,7 @@ extension OperationStateMachine {
     }
 
     /// Removes `dependency` if it was deferred; returns `false` when Foundation lists it.
-    @inlinable package mutating func removeDeferredDependency(_ dependency: Foundation.Operation) -> Bool {
+    @inlinable public mutating func removeDeferredDependency(_ dependency: Foundation.Operation) -> Bool {
         guard case .initialized(let asked, let count, var deferred) = phase,
             deferred.contains(where: { $0 === dependency })
         else { return false }
@@ -36,7 +36,7 @@ extension OperationStateMachine {
     }
 
     /// The dependencies Foundation does not list the operation in yet, each once.
-    @inlinable package var deferredDependencies: [Foundation.Operation] {
+    @inlinable public var deferredDependencies: [Foundation.Operation] {
         guard case .initialized(_, _, let deferred) = phase, !deferred.isEmpty else { return [] }
         // A chain's one dependency is listed without a set made for it, under the lock.
         if deferred.count == 1 { return deferred }
@@ -46,7 +46,7 @@ extension OperationStateMachine {
 
     /// Takes the deferred dependencies out, for a caller that adds them to Foundation itself: a
     /// cancel (Foundation lists no dependent once cancelled) or the deinit.
-    @inlinable package mutating func takeDeferredDependencies() -> [Foundation.Operation] {
+    @inlinable public mutating func takeDeferredDependencies() -> [Foundation.Operation] {
         guard case .initialized(let asked, let count, let deferred) = phase, !deferred.isEmpty else {
             return []
         }
@@ -58,7 +58,7 @@ extension OperationStateMachine {
     /// (``ConditionalOperation/wakeWhenFinished(_:)``) rather than by Foundation reading `isReady`,
     /// which Apple's Foundation does not promise for an operation in none of its queues. Returns
     /// the step that reads whether every dependency finished, or `nil` when it waits for none.
-    @inlinable package mutating func dependencyFinished() -> ReadinessAction? {
+    @inlinable public mutating func dependencyFinished() -> ReadinessAction? {
         switch phase {
         case .initialized(_, _, let deferred) where !deferred.isEmpty:
             // Not admitted, its dependencies held back: its admission reads them.
@@ -81,7 +81,7 @@ extension OperationStateMachine {
 
     /// The dependencies handed out by ``ReadinessAction/registerDependencies(_:)`` were added to
     /// Foundation: its answer is whole again.
-    @inlinable package mutating func dependenciesRegistered(context: Context) -> ReadinessAction {
+    @inlinable public mutating func dependenciesRegistered(context: Context) -> ReadinessAction {
         switch phase {
         case .pending(.registering, let asked, let count) where context.isAdmission && !conditions.isEmpty:
             // Added to a `ConditionalOperationQueue`: their dependencies are asked for now (S3).

@@ -1,7 +1,7 @@
 /// What diagnostics read of the machine (``OperationDiagnosis``): under the lock only what the
 /// phase holds; names, dependencies and queues are read by the caller, unlocked.
 extension OperationStateMachine {
-    package enum Waiting: Sendable {
+    public enum Waiting: Sendable {
         /// Not admitted yet: no queue, no `start()`, no query that found every dependency finished.
         case admission
         case dependencies
@@ -20,18 +20,30 @@ extension OperationStateMachine {
         case finished(Ending)
     }
 
-    package struct DiagnosticSnapshot: Sendable {
-        package var waiting: Waiting
-        package var state: OperationState
-        package var isCancelled: Bool
-        package var errors: [any Error]
-        package var owner: Host.Queue?
+    public struct DiagnosticSnapshot: Sendable {
+        public var waiting: Waiting
+        public var state: OperationState
+        public var isCancelled: Bool
+        public var errors: [any Error]
+        public var owner: Host.Queue?
         /// Not admitted yet: the operation running it (a group), which may not have started either.
-        package var parent: Host.Operation?
+        public var parent: Host.Operation?
+
+        @inlinable init(
+            waiting: Waiting, state: OperationState, isCancelled: Bool, errors: [any Error], owner: Host.Queue?,
+            parent: Host.Operation?
+        ) {
+            self.waiting = waiting
+            self.state = state
+            self.isCancelled = isCancelled
+            self.errors = errors
+            self.owner = owner
+            self.parent = parent
+        }
     }
 
     /// Read under the lock; the caller lets go of what it holds (conditions, the owner) unlocked.
-    @inlinable package func diagnosticSnapshot() -> DiagnosticSnapshot {
+    @inlinable public func diagnosticSnapshot() -> DiagnosticSnapshot {
         let waiting: Waiting
         switch phase {
         case .initialized: waiting = .admission

@@ -2,7 +2,7 @@ extension OperationStateMachine {
     /// How the operation ends, from the moment it is started: the phases that end it carry it.
     /// Without executing, the one reason, in this order: a cancel beats an early finish or a
     /// failure, which beat a skip (S17).
-    package enum Ending: UInt8, Sendable {
+    public enum Ending: UInt8, Sendable {
         /// `execute()` was called.
         case executed
         /// Launched (`isExecuting`, `didStart` told), then cancelled before `execute()` was called,
@@ -27,7 +27,7 @@ extension OperationStateMachine {
 extension OperationStateMachine.Ending {
     /// Whether it was launched: `isExecuting` turned `true` (announced by KVO where Foundation
     /// needs it) and stays so until `isFinished` flips, whether or not `execute()` was called.
-    @inlinable package var wasLaunched: Bool {
+    @inlinable public var wasLaunched: Bool {
         switch self {
         case .executed, .cancelledAsItStarted, .finishedAsItStarted: true
         case .cancelled, .failed, .skipped, .joined: false
@@ -35,7 +35,7 @@ extension OperationStateMachine.Ending {
     }
 
     /// How an operation launched without `execute()` being called ends: a cancel beats a finish.
-    @inlinable package static func launchedWithoutExecuting(isCancelled: Bool) -> Self {
+    @inlinable public static func launchedWithoutExecuting(isCancelled: Bool) -> Self {
         isCancelled ? .cancelledAsItStarted : .finishedAsItStarted
     }
 }

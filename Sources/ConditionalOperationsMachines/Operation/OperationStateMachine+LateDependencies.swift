@@ -12,7 +12,7 @@ extension OperationStateMachine {
     /// once launched, the start alone, which no event past the launch reads).
     /// Inlined: every operation enters `ready` with it.
     @inline(__always)
-    @inlinable package var passed: Passed {
+    @inlinable public var passed: Passed {
         switch phase {
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed
         case .initialized(let asked, let count, _), .pending(_, let asked, let count):
@@ -24,7 +24,7 @@ extension OperationStateMachine {
 
     /// A dependency added late may not have finished: it must not start before Foundation says.
     /// A cancelled operation waits for no dependency, as in Foundation.
-    @inlinable package var awaitsLateDependency: Bool {
+    @inlinable public var awaitsLateDependency: Bool {
         switch phase {
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed):
             passed.awaitsLateDependency && !isCancelled
@@ -55,7 +55,7 @@ extension OperationStateMachine {
 
     /// `addDependency(_:)` was called, after Foundation counted the dependency. Returns what the
     /// caller performs: a plain queue that read `isReady` before must read it again.
-    @inlinable package mutating func dependencyAdded() -> Followup {
+    @inlinable public mutating func dependencyAdded() -> Followup {
         switch phase {
         case .initialized, .pending:
             // Waiting for its dependencies: Foundation counts this one with the others.
@@ -83,7 +83,7 @@ extension OperationStateMachine {
     /// `removeDependency(_:)` is about to take out a dependency that has not finished. Returns
     /// whether the operation waits for its dependencies still: Foundation's count then keeps the
     /// removed one (``DependencyCount/stale``), and the caller has the others watched.
-    @inlinable package mutating func dependencyRemoved() -> Bool {
+    @inlinable public mutating func dependencyRemoved() -> Bool {
         switch phase {
         case .initialized(let asked, _, let deferred):
             // Waiting for its dependencies (a cancelled operation is `ready`): read them from now on.
@@ -109,7 +109,7 @@ extension OperationStateMachine {
         }
     }
 
-    package enum CheckedStartAction: Equatable, Sendable {
+    public enum CheckedStartAction: Equatable, Sendable {
         /// `start()` was called before: a misuse (S13).
         case misuse
         case launched(Followup)
@@ -121,7 +121,7 @@ extension OperationStateMachine {
     }
 
     /// The start of ``StartAction/checkDependencies``, with Foundation's answer.
-    @inlinable package mutating func startChecked(dependenciesFinished: Bool) -> CheckedStartAction {
+    @inlinable public mutating func startChecked(dependenciesFinished: Bool) -> CheckedStartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
         case .ready where awaitsLateDependency && !dependenciesFinished:
@@ -146,7 +146,7 @@ extension OperationStateMachine {
 
     /// The dependencies added late finished (the phase no longer records them): what its start,
     /// or its readiness, calls for now. `declined`: its owner's start was declined.
-    @inlinable package mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
+    @inlinable public mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
         // The owner still holds it to start it, unless it declined a start: then it is handed over.
         if let owner { return declined ? .handOver(to: owner) : .nothing }
         if isStartRequested { return followup(context.canLaunch ? .launched(launch()) : .launchLater) }
@@ -156,7 +156,7 @@ extension OperationStateMachine {
 
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled
     /// operation's dependencies; returns the owner to hand the operation to if it declined a start.
-    @inlinable package mutating func dropLateDependencies() -> Host.Queue? {
+    @inlinable public mutating func dropLateDependencies() -> Host.Queue? {
         guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
         let declined = passed.late.awaited == .startDeclined
         passed.late = .cleared

@@ -4,21 +4,26 @@
 extension OperationStateMachine {
     /// The listeners themselves, words only; their byte-sized marks are ``ListenerMarks``, stored
     /// after the phase, where they fill what would be padding.
-    package struct Listeners {
-        @usableFromInline package internal(set) var observers = Host.Observers()
+    public struct Listeners {
+        @usableFromInline var observers: Host.Observers
         /// Run once finished, after every `operationDidFinish` observer returned.
-        @usableFromInline package internal(set) var waiters: [Waiter] = []
+        @usableFromInline var waiters: [Waiter]
+
+        @inlinable init() {
+            self.observers = Host.Observers()
+            self.waiters = []
+        }
         /// What the event sinks (`events` streams, loggers, timelines) are to be told; `nil` while
         /// there is none (see `+Sinks`).
-        @usableFromInline package internal(set) var sinkLog: Host.SinkLog?
+        @usableFromInline var sinkLog: Host.SinkLog?
 
-        @inlinable package mutating func add(_ observer: Host.Observer) {
+        @inlinable public mutating func add(_ observer: Host.Observer) {
             observers.append(observer)
         }
 
         /// `sink` hears of the operation from now on, told `current` first (unless it is the
         /// first state, and the sink does not hear of that one).
-        @inlinable package mutating func addSink(_ sink: Host.Sink, toldOf current: OperationState) {
+        @inlinable public mutating func addSink(_ sink: Host.Sink, toldOf current: OperationState) {
             // A timeline's recording, added first, is the log itself (``SinkLog``).
             let log = sinkLog ?? Host.makeSinkLog(for: sink)
             sinkLog = log
@@ -29,17 +34,17 @@ extension OperationStateMachine {
         }
 
         /// The log of the sinks, taken out (``OperationStateMachine/takeEndedSinkLog()``).
-        @inlinable package mutating func takeSinkLog() -> Host.SinkLog? {
+        @inlinable public mutating func takeSinkLog() -> Host.SinkLog? {
             defer { sinkLog = nil }
             return sinkLog
         }
 
-        @inlinable package mutating func add(_ waiter: Waiter) {
+        @inlinable public mutating func add(_ waiter: Waiter) {
             waiters.append(waiter)
         }
 
         /// The wakes of `dependent`, taken out (``OperationStateMachine/removeWakes(of:)``).
-        @inlinable package mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
+        @inlinable public mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
             var removed: [Waiter] = []
             waiters.removeAll { waiter in
                 guard case .wake(let woken) = waiter, woken === dependent else { return false }
@@ -51,7 +56,7 @@ extension OperationStateMachine {
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the
         /// sink log stays, its last message not sent yet. Swapped out: neither is copied.
-        @inlinable package mutating func take() -> (observers: Host.Observers, waiters: [Waiter]) {
+        @inlinable public mutating func take() -> (observers: Host.Observers, waiters: [Waiter]) {
             var taken = (observers: Host.Observers(), waiters: [Waiter]())
             swap(&taken.observers, &observers)
             swap(&taken.waiters, &waiters)
@@ -60,28 +65,33 @@ extension OperationStateMachine {
     }
 
     /// The listeners' byte-sized state (see ``Listeners``).
-    package struct ListenerMarks: Sendable {
+    public struct ListenerMarks: Sendable {
         /// Some observer may act on `operationDidStart` (any but a `BlockObserver` without
         /// `didStart`).
-        @usableFromInline package internal(set) var observersHearStart = false
+        @usableFromInline var observersHearStart: Bool
         /// The last public state the event sinks were told of.
-        @usableFromInline package internal(set) var sinksTold = OperationState.initialized
+        @usableFromInline var sinksTold: OperationState
 
-        @inlinable package mutating func added(_ observer: Host.Observer) {
+        @inlinable init() {
+            self.observersHearStart = false
+            self.sinksTold = OperationState.initialized
+        }
+
+        @inlinable public mutating func added(_ observer: Host.Observer) {
             if Host.hearsStart(observer) { observersHearStart = true }
         }
 
         /// An event sink was added, told `current`; if `hearingStart`, it is sent `didStart`.
-        @inlinable package mutating func addedSink(toldOf current: OperationState, hearingStart: Bool) {
+        @inlinable public mutating func addedSink(toldOf current: OperationState, hearingStart: Bool) {
             if hearingStart { observersHearStart = true }
             sinksTold = current
         }
 
-        @inlinable package mutating func told(_ state: OperationState) {
+        @inlinable public mutating func told(_ state: OperationState) {
             sinksTold = state
         }
     }
 
-    @inlinable package var observersHearStart: Bool { listenerMarks.observersHearStart }
-    @inlinable package var sinksTold: OperationState { listenerMarks.sinksTold }
+    @inlinable public var observersHearStart: Bool { listenerMarks.observersHearStart }
+    @inlinable public var sinksTold: OperationState { listenerMarks.sinksTold }
 }

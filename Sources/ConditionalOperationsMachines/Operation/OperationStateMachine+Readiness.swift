@@ -4,7 +4,7 @@ import Foundation
 extension OperationStateMachine {
     /// What a readiness event leaves to do. The steps are taken synchronously by the caller, which
     /// then reports with the event each names, until an answer comes.
-    package enum ReadinessAction: Sendable {
+    public enum ReadinessAction: Sendable {
         /// Whether the operation is ready now, and the work its becoming ready calls for.
         case answer(Bool, Followup)
         /// Read Foundation's own answer (every dependency finished) and query again with it and
@@ -23,7 +23,7 @@ extension OperationStateMachine {
         case acquire(Set<String>, parent: Host.Operation?)
     }
 
-    package enum EnqueueAction: Sendable {
+    public enum EnqueueAction: Sendable {
         /// Already in a queue, started or finished: a misuse (S13).
         case misuse
         /// Ready before it was added (readiness queries moved it): hand it to Foundation at once.
@@ -38,7 +38,7 @@ extension OperationStateMachine {
     /// Added to a `ConditionalOperationQueue`, which holds it until it is ready.
     /// `dependenciesFinished`: the queue saw every dependency finished.
     /// `keyLookedUp`: the queue looked up its coalescing key and found nothing to join (S27).
-    @inlinable package mutating func enqueue(
+    @inlinable public mutating func enqueue(
         on queue: Host.Queue, dependenciesFinished: Bool, keyLookedUp: Bool = false
     ) -> EnqueueAction {
         guard owner == nil, !isStartRequested else { return .misuse }
@@ -79,7 +79,7 @@ extension OperationStateMachine {
         }
     }
 
-    package enum SettledReadiness: Equatable, Sendable {
+    public enum SettledReadiness: Equatable, Sendable {
         /// The answer, and nothing changes.
         case answer(Bool)
         /// Read whether every dependency finished, then query with that and the stage: one lock
@@ -93,7 +93,7 @@ extension OperationStateMachine {
     ///
     /// `mutating` only so that unoptimised builds (the test suite) read the machine in place
     /// instead of copying it: a plain queue asks this of every waiting operation on each pass.
-    @inlinable package mutating func settledReadiness() -> SettledReadiness {
+    @inlinable public mutating func settledReadiness() -> SettledReadiness {
         if isDeallocating { return .answer(state >= .ready) }
         switch phase {
         case .initialized(_, _, let deferred) where !deferred.isEmpty:
@@ -132,7 +132,7 @@ extension OperationStateMachine {
     /// An `isReady` query. The first one that finds every dependency finished admits the operation.
     /// `dependenciesFinished` is `nil` until the phase says it matters; `stage` is the one it was
     /// read under (``ReadinessAction/readDependencies(_:)``), if it was asked for.
-    @inlinable package mutating func queryReadiness(
+    @inlinable public mutating func queryReadiness(
         dependenciesFinished: Bool?, stage: ConditionDependencies? = nil, context: Context
     ) -> ReadinessAction {
         stepTowardsReady(dependenciesFinished: dependenciesFinished, stage: stage, context: context)
@@ -198,7 +198,7 @@ extension OperationStateMachine {
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    @inlinable package mutating func notReady() -> ReadinessAction {
+    @inlinable public mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
         return .answer(false, .nothing)
     }
@@ -233,7 +233,7 @@ extension OperationStateMachine {
     /// (and run); `any`: there was at least one. Whether they finished is read only after this: one
     /// finishing earlier met the asking stage, which changes nothing, and would otherwise be a
     /// wake-up lost for good.
-    @inlinable package mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
+    @inlinable public mutating func conditionDependenciesAdded(any: Bool) -> ReadinessAction {
         switch phase {
         case .pending(.askingAfterDependencies, _, _) where !any:
             // Nothing new to wait for: evaluate them all at once (S2).
@@ -262,7 +262,7 @@ extension OperationStateMachine {
 
     /// The conditions handed out by ``ReadinessAction/evaluate(_:)`` were all asked; those that
     /// answered synchronously may have made the operation ready.
-    @inlinable package mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
+    @inlinable public mutating func endInlineEvaluation(context: Context) -> ReadinessAction {
         switch phase {
         case .evaluating(var evaluation, let passed):
             // Every condition answered: go on, here. Otherwise the last answer will.
@@ -283,14 +283,19 @@ extension OperationStateMachine {
     }
 
     /// What ``conditionEvaluated(at:_:)`` leaves to do.
-    package struct EvaluatedAction: Sendable {
-        package var readiness: ReadinessAction
+    public struct EvaluatedAction: Sendable {
+        public var readiness: ReadinessAction
         /// The conditions, once the last one answered (S2): the caller lets go of them unlocked.
-        package var dropped: [Host.Condition] = []
+        public var dropped: [Host.Condition]
+
+        @inlinable init(readiness: ReadinessAction, dropped: [Host.Condition] = []) {
+            self.readiness = readiness
+            self.dropped = dropped
+        }
     }
 
     /// The condition at `index` answered.
-    @inlinable package mutating func conditionEvaluated(at index: Int, _ result: Host.ConditionResult) -> EvaluatedAction {
+    @inlinable public mutating func conditionEvaluated(at index: Int, _ result: Host.ConditionResult) -> EvaluatedAction {
         switch phase {
         case .evaluating(var evaluation, let passed):
             // A repeated answer is counted once (S2).
@@ -338,7 +343,7 @@ extension OperationStateMachine {
     }
 
     /// The categories requested by ``ReadinessAction/acquire(_:parent:)`` were granted, now or later.
-    @inlinable package mutating func categoriesGranted() -> ReadinessAction {
+    @inlinable public mutating func categoriesGranted() -> ReadinessAction {
         switch phase {
         case .acquiring(var acquisition, let passed) where acquisition.isInline:
             // Granted from another thread before the request returned: the requester reports it.
@@ -359,7 +364,7 @@ extension OperationStateMachine {
 
     /// The request of ``ReadinessAction/acquire(_:parent:)`` returned, granted at once or not; a
     /// grant from another thread may have come meanwhile.
-    @inlinable package mutating func endInlineAcquisition(_ requested: CategoryAcquisition, context: Context)
+    @inlinable public mutating func endInlineAcquisition(_ requested: CategoryAcquisition, context: Context)
         -> ReadinessAction
     {
         switch phase {
@@ -388,17 +393,17 @@ extension OperationStateMachine {
     // MARK: Announcements
 
     /// The announcement's `willChangeValue` was posted: `isReady` answers `true` from now on.
-    @inlinable package mutating func announcementBegan() {
+    @inlinable public mutating func announcementBegan() {
         announcements.begin()
     }
 
     /// Returns `true` when the announcement must be repeated.
-    @inlinable package mutating func announcementEnded() -> Bool {
+    @inlinable public mutating func announcementEnded() -> Bool {
         announcements.end(waiting: isWaitingForStart)
     }
 
     /// A re-announcement asked for earlier is due; returns whether it is still needed.
-    @inlinable package mutating func reannouncementDue() -> Bool {
+    @inlinable public mutating func reannouncementDue() -> Bool {
         announcements.reannouncing()
         return isWaitingForStart
     }

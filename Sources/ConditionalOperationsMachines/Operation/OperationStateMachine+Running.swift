@@ -3,7 +3,7 @@ import Foundation
 /// From `start()` to `finished`: starting, cancelling (S4, S5), finishing (S6), producing (S10)
 /// and the delivery of callbacks (S1).
 extension OperationStateMachine {
-    package enum StartAction: Equatable, Sendable {
+    public enum StartAction: Equatable, Sendable {
         /// `start()` was called before: a misuse (S13).
         case misuse
         /// Query readiness in the `start` context: it launches the operation once ready.
@@ -16,7 +16,7 @@ extension OperationStateMachine {
         case checkDependencies
     }
 
-    @inlinable package mutating func start() -> StartAction {
+    @inlinable public mutating func start() -> StartAction {
         guard !isStartRequested else { return .misuse }
         switch phase {
         case .initialized(let asked, let count, let deferred):
@@ -47,7 +47,7 @@ extension OperationStateMachine {
     }
 
     /// Launches an operation whose `start()` came before it was ready (``Followup/launchLater``).
-    @inlinable package mutating func launchDeferred() -> Followup {
+    @inlinable public mutating func launchDeferred() -> Followup {
         switch phase {
         case .ready:
             return followup(.launched(launch()))
@@ -61,7 +61,7 @@ extension OperationStateMachine {
 
     /// Started and ready: execute, or finish (or drain) without executing. A step the events
     /// that launch share (``Launch``), not an event: the runner never calls it.
-    @inlinable package mutating func launch() -> Launch {
+    @inlinable public mutating func launch() -> Launch {
         guard case .ready(let verdict, _) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
@@ -91,7 +91,7 @@ extension OperationStateMachine {
         return .queued(deliverer: queueEffect(.didStart))
     }
 
-    package enum CancelAction: Equatable, Sendable {
+    public enum CancelAction: Equatable, Sendable {
         /// Cancelled before, or finishing began: nothing changes (but a second cancel's error).
         case ignored
         case cancelled(Followup)
@@ -101,7 +101,7 @@ extension OperationStateMachine {
     /// recorded in this same event, and only if the cancel counts, so that a finish comes before
     /// both or after both: an operation that finished first is not cancelled and has no cancel
     /// error. Every `cancel(with:)` before finishing adds its error (S4), also once cancelled.
-    @inlinable package mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
+    @inlinable public mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
         guard !isCancelled else {
             // `operationDidCancel` once (S4).
             if let error, state < .finishing { outcome.record(error) }
@@ -143,7 +143,7 @@ extension OperationStateMachine {
         }
     }
 
-    package enum FinishAction {
+    public enum FinishAction {
         case finishing(Followup)
         /// Nothing else to deliver: deliver this finishing callback now, on this thread.
         case deliverNow(Effect, Host.Observers)
@@ -154,7 +154,7 @@ extension OperationStateMachine {
         case ignored
     }
 
-    @inlinable package mutating func finish(errors new: [any Error]) -> FinishAction {
+    @inlinable public mutating func finish(errors new: [any Error]) -> FinishAction {
         switch phase {
         case .executing(.due) where drainsBeforeFinishing:
             // Finished while `didStart` is delivered (S1: no execute()); it runs others, which
@@ -203,14 +203,14 @@ extension OperationStateMachine {
 
     /// Queues `operation`'s `didProduce`, unless the operation was cancelled or finishing began
     /// (too late to tell observers: the operation is only run).
-    @inlinable package mutating func produce(_ operation: Foundation.Operation) -> Followup {
+    @inlinable public mutating func produce(_ operation: Foundation.Operation) -> Followup {
         // S1: `didProduce` only before `didCancel`; a cancelled operation that still runs
         // (`finishesWhenCancelled == false`) has its produced operations run, untold.
         guard state < .finishing, !isCancelled else { return .nothing }
         return followup(told: queueEffect(.didProduce(operation)))
     }
 
-    package enum PlaceProducedAction: Equatable, Sendable {
+    public enum PlaceProducedAction: Equatable, Sendable {
         /// Add it to the ``ConditionalOperationQueue`` that owns this operation.
         case addToOwner(Host.Queue)
         /// Add it to `OperationQueue.current`, the plain queue running `execute()` on this thread,
@@ -223,7 +223,7 @@ extension OperationStateMachine {
     /// An operation is produced on `thread`: the queue to add it to is the owner's, else the one
     /// that started this operation when called from the thread running `execute()` (where
     /// `OperationQueue.current` is that queue).
-    @inlinable package func placeProduced(on thread: ThreadIdentity) -> PlaceProducedAction {
+    @inlinable public func placeProduced(on thread: ThreadIdentity) -> PlaceProducedAction {
         if let owner { return .addToOwner(owner) }
         switch phase {
         case .executing(let execution) where execution.thread == thread:
@@ -241,7 +241,7 @@ extension OperationStateMachine {
 
     // MARK: Delivery
 
-    package enum DeliveryAction {
+    public enum DeliveryAction {
         /// Deliver this callback to these observers, then ask again.
         case deliver(Effect, Host.Observers)
         /// The start is next: announce it as ``Followup/announceStart`` says, then ask again.
@@ -256,7 +256,7 @@ extension OperationStateMachine {
 
     /// What the deliverer does next; it runs `execute()` itself if that is next and due on its
     /// thread.
-    @inlinable package mutating func nextEffect() -> DeliveryAction {
+    @inlinable public mutating func nextEffect() -> DeliveryAction {
         if effects.startIsNext { return .announceStart }
         if let effect = effects.popFirst() { return .deliver(effect, listeners.observers) }
         switch phase {
@@ -288,7 +288,7 @@ extension OperationStateMachine {
     /// The start's `willChangeValue(forKey: "isExecuting")` was posted: the start leaves the
     /// queue, and `isExecuting` answers `true` from now on. Returns the observers to tell
     /// `operationDidStart`.
-    @inlinable package mutating func startAnnounced() -> Host.Observers {
+    @inlinable public mutating func startAnnounced() -> Host.Observers {
         guard effects.startIsNext else {
             fatalError("startAnnounced in phase \(phase): the start is not next")
         }
@@ -296,7 +296,7 @@ extension OperationStateMachine {
         return listeners.observers
     }
 
-    package enum FinishedAction {
+    public enum FinishedAction {
         /// Observers were added while the others heard `operationDidFinish`: tell them, then ask again.
         case tell([Host.Observer])
         /// `isFinished` is `true`: resume the waiters and tell the owner. `dropped` is what the
@@ -309,7 +309,7 @@ extension OperationStateMachine {
 
     /// The finishing callback was delivered to `notified` observers: `isFinished` becomes `true`,
     /// unless observers were added meanwhile (they hear `operationDidFinish` before it flips).
-    @inlinable package mutating func markFinished(notified: Int) -> FinishedAction {
+    @inlinable public mutating func markFinished(notified: Int) -> FinishedAction {
         guard case .finishing(let ending, _) = phase else {
             fatalError("markFinished in phase \(phase): only a finishing operation finishes")
         }
@@ -326,7 +326,7 @@ extension OperationStateMachine {
 
     /// The operation started without executing and drained what it runs: it finishes with
     /// `errors` added to its own.
-    @inlinable package mutating func drained(errors new: [any Error]) -> Followup {
+    @inlinable public mutating func drained(errors new: [any Error]) -> Followup {
         switch phase {
         case .draining(let ending, _):
             // Started without executing: it finishes the way it was started.
@@ -345,7 +345,7 @@ extension OperationStateMachine {
 
     /// The operation is being deallocated (its dependencies are about to be removed). Returns
     /// the dependencies Foundation does not list it in, to release with the others.
-    @inlinable package mutating func beginDeallocation() -> [Foundation.Operation] {
+    @inlinable public mutating func beginDeallocation() -> [Foundation.Operation] {
         admissionMarks.beginDeallocation()
         return takeDeferredDependencies()
     }
@@ -354,7 +354,7 @@ extension OperationStateMachine {
     /// `mutating` so that the operation's stored machine is read in place: read through a
     /// getter, it was copied whole (each of its references retained, then released) in every
     /// operation's deinit.
-    @inlinable package mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
+    @inlinable public mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
         guard case .initialized(_, _, let deferred) = phase else { return (hasCoalescingEntry, false) }
         return (hasCoalescingEntry, !deferred.isEmpty)
     }
@@ -362,7 +362,7 @@ extension OperationStateMachine {
 
 extension OperationStateMachine.Execution {
     /// The thread `execute()` runs on, if it is the one that started it.
-    @inlinable package var thread: ThreadIdentity {
+    @inlinable public var thread: ThreadIdentity {
         switch self {
         case .due, .draining: .none
         case .called(let thread, _): thread
@@ -370,7 +370,7 @@ extension OperationStateMachine.Execution {
     }
 
     /// Whether `execute()` was called: an end from now on is the end of the work.
-    @inlinable package var isCalled: Bool {
+    @inlinable public var isCalled: Bool {
         switch self {
         case .due, .draining: false
         case .called: true

@@ -2,7 +2,7 @@ import Foundation
 
 /// What only loggers hear of, as the machine knows it: the condition itself, whose name is user
 /// code, read by the logger's queue, and when the wait began (the sink reads the clock).
-package enum OperationLogEvent<Condition, ConditionResult> {
+public enum OperationLogEvent<Condition, ConditionResult> {
     case conditionEvaluated(Condition, ConditionResult, since: Uptime)
     /// With how many requests were ahead in the longest of their lines, holders included.
     case waitingForCategories(Set<String>, ahead: Int)
@@ -17,9 +17,9 @@ package enum OperationLogEvent<Condition, ConditionResult> {
 
 
 extension OperationStateMachine {
-    package typealias LogEvent = OperationLogEvent<Host.Condition, Host.ConditionResult>
+    public typealias LogEvent = OperationLogEvent<Host.Condition, Host.ConditionResult>
 
-    package enum AddEventSinkAction: Sendable {
+    public enum AddEventSinkAction: Sendable {
         /// Told of every change from now on; `isCancelled`: a cancel came before (no `didCancel`
         /// will).
         case added(isCancelled: Bool)
@@ -28,7 +28,7 @@ extension OperationStateMachine {
     }
 
     /// Adds an event sink, which is told the current state first.
-    @inlinable package mutating func addEventSink(_ sink: Host.Sink) -> AddEventSinkAction {
+    @inlinable public mutating func addEventSink(_ sink: Host.Sink) -> AddEventSinkAction {
         switch phase {
         case .finished:
             // Nothing will change any more.
@@ -44,23 +44,23 @@ extension OperationStateMachine {
     }
 
     /// Whether some event sink listens.
-    @inlinable package var hasEventSinks: Bool { listeners.sinkLog != nil }
+    @inlinable public var hasEventSinks: Bool { listeners.sinkLog != nil }
 
     /// What the current event wrote for the sinks; `nil` if nothing.
     @inline(__always)
-    @inlinable package var sinkMessages: Host.SinkLog? {
+    @inlinable public var sinkMessages: Host.SinkLog? {
         guard let log = listeners.sinkLog, log.hasMessages else { return nil }
         return log
     }
 
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
     /// without sinks does not even make the event.
-    @inlinable package mutating func tellSinks(_ event: LogEvent) {
+    @inlinable public mutating func tellSinks(_ event: LogEvent) {
         listeners.sinkLog?.tell(event)
     }
 
     /// The public state is `current`: the sinks hear of it if it changed.
-    @inlinable package mutating func noteState(_ current: OperationState) {
+    @inlinable public mutating func noteState(_ current: OperationState) {
         guard current != sinksTold else { return }
         listenerMarks.told(current)
         listeners.sinkLog?.tell(state: current)
@@ -68,7 +68,7 @@ extension OperationStateMachine {
 
     /// A callback is told when it is queued, which is the order of S1; `didFinish` comes once
     /// finished (``noteFinishedForSinks()``).
-    @inlinable package mutating func noteCallback(_ effect: Effect) {
+    @inlinable public mutating func noteCallback(_ effect: Effect) {
         switch effect {
         case .didStart, .didProduce, .didCancel: listeners.sinkLog?.tell(callback: effect)
         case .finish: break
@@ -79,7 +79,7 @@ extension OperationStateMachine {
     /// Returns the sinks, which the caller lets go of once unlocked: the message sent under the
     /// lock must not hold the last reference to one (a timeline its queue let go of, and what its
     /// spans hold; a logger's channel).
-    @inlinable package mutating func noteFinishedForSinks() -> Host.SinkLog.Sinks? {
+    @inlinable public mutating func noteFinishedForSinks() -> Host.SinkLog.Sinks? {
         guard let log = listeners.sinkLog else { return nil }
         listenerMarks.told(.finished)
         let sinks = log.takeSinks()
@@ -92,13 +92,13 @@ extension OperationStateMachine {
 extension OperationStateMachine {
     /// The sinks, taken out as the operation is deallocated, finished or not (nothing is sent
     /// to them any more), to be let go of by the caller.
-    @inlinable package mutating func takeSinksAtDeallocation() -> Host.SinkLog.Sinks? {
+    @inlinable public mutating func takeSinksAtDeallocation() -> Host.SinkLog.Sinks? {
         listeners.sinkLog?.takeSinks()
     }
 
     /// The log of the sinks, once it sent the end and is let go of then
     /// (``SinkLog/isLetGoOfAtEnd``), taken out for the storage to let go of after unlocking.
-    @inlinable package mutating func takeEndedSinkLog() -> Host.SinkLog? {
+    @inlinable public mutating func takeEndedSinkLog() -> Host.SinkLog? {
         listeners.takeSinkLog()
     }
 }

@@ -2,7 +2,7 @@
 /// machine reads no clock and no thread: an event entering such a phase asks for a stamp, and the
 /// operation's storage passes them in before unlocking, in the same trip (`MachineLock`).
 extension OperationStateMachine {
-    package enum Stamp: UInt8, Sendable {
+    public enum Stamp: UInt8, Sendable {
         case none
         /// When the phase began.
         case time
@@ -12,16 +12,20 @@ extension OperationStateMachine {
 
     /// The stamp the last event asked for, until the storage passed it in; its methods alone
     /// write it.
-    package struct StampRequest: Sendable {
-        @usableFromInline package internal(set) var awaited = Stamp.none
+    public struct StampRequest: Sendable {
+        @usableFromInline var awaited: Stamp
+
+        @inlinable init() {
+            self.awaited = Stamp.none
+        }
 
         /// The event entered a phase that records `stamp`.
-        @inlinable package mutating func ask(_ stamp: Stamp) {
+        @inlinable public mutating func ask(_ stamp: Stamp) {
             awaited = stamp
         }
 
         /// The stamp asked for, which is then passed in: none is left.
-        @inlinable package mutating func take() -> Stamp {
+        @inlinable public mutating func take() -> Stamp {
             defer { awaited = .none }
             return awaited
         }
@@ -29,10 +33,10 @@ extension OperationStateMachine {
 
     /// What the phase entered in this event records that the machine does not read itself: the
     /// storage passes it in before unlocking (``stamp(thread:now:)``).
-    @inlinable package var awaitedStamp: Stamp { stampRequest.awaited }
+    @inlinable public var awaitedStamp: Stamp { stampRequest.awaited }
 
     /// Records `now`, and `thread` where asked, in the phase the event left the operation in.
-    @inlinable package mutating func stamp(thread: ThreadIdentity, now: Uptime) {
+    @inlinable public mutating func stamp(thread: ThreadIdentity, now: Uptime) {
         let recordsThread = stampRequest.take() == .timeAndThread
         switch phase {
         case .evaluating(var evaluation, let passed):

@@ -12,7 +12,7 @@ import Foundation
 /// `+Running` (what a cancel leaves in `+Cancellation`); the vocabulary they share is in `+Actions`.
 /// Beside it: ``ReadinessAnnouncements`` answers Foundation's cached `isReady`, and ``EffectQueue``
 /// serialises callbacks (S1).
-package struct OperationStateMachine<Host: OperationMachineHost> {
+public struct OperationStateMachine<Host: OperationMachineHost> {
     /// Where the operation is, with the data of that phase.
     ///
     /// The phases before it is launched carry what its callers asked (``Asked``: `start()`, an
@@ -20,7 +20,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     /// dependencies is worth (``DependencyCount``), and the phases past them both with a
     /// dependency added since, in one byte (``Passed``); `joining` what was asked alone (it waits
     /// for no dependency). From `executing` on it was started, and a finish finishes.
-    package enum Phase: Sendable {
+    public enum Phase: Sendable {
         /// Not yet admitted by a queue, a `start()` or a readiness query, with the dependencies
         /// Foundation does not list it in yet (``deferDependency(_:)``).
         case initialized(Asked, DependencyCount, [Foundation.Operation])
@@ -47,22 +47,22 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// What was asked of an operation not launched yet, from outside.
-    package struct Asked: OptionSet, Sendable {
-        package let rawValue: UInt8
+    public struct Asked: OptionSet, Sendable {
+        public let rawValue: UInt8
 
-        @inlinable package init(rawValue: UInt8) {
+        @inlinable public init(rawValue: UInt8) {
             self.rawValue = rawValue
         }
 
         /// `start()` was called (S13: once).
-        @inlinable package static var start: Asked { Asked(rawValue: 1 << 0) }
+        @inlinable public static var start: Asked { Asked(rawValue: 1 << 0) }
         /// `finish` was called before executing (S6), or the operation is in a dependency cycle
         /// (S9): it finishes without executing once started.
-        @inlinable package static var finish: Asked { Asked(rawValue: 1 << 1) }
+        @inlinable public static var finish: Asked { Asked(rawValue: 1 << 1) }
     }
 
     /// Whether Foundation's count of unfinished dependencies answers for the operation.
-    package enum DependencyCount: UInt8, Sendable {
+    public enum DependencyCount: UInt8, Sendable {
         case counted
         /// A dependency was removed unfinished while waited for: swift-corelibs-foundation counts
         /// it still, so the dependencies themselves are read (`+LateDependencies`).
@@ -72,11 +72,11 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     /// S9: a dependency added once the operation passed its own (`+LateDependencies`), and what
     /// Foundation's count is worth: stale once a dependency was removed unfinished while waited
     /// for, before the operation passed its dependencies or since.
-    package struct LateDependency: Equatable, Sendable {
+    public struct LateDependency: Equatable, Sendable {
         @usableFromInline var count: DependencyCount
-        @usableFromInline var awaited = Awaited.none
+        @usableFromInline var awaited: Awaited
 
-        package enum Awaited: UInt8, Sendable {
+        public enum Awaited: UInt8, Sendable {
             case none
             /// It starts only once Foundation says every dependency finished.
             case awaited
@@ -86,7 +86,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         }
 
         /// Passed its dependencies with Foundation's count worth `count`, none added since.
-        @inlinable package init(_ count: DependencyCount, awaited: Awaited = .none) {
+        @inlinable public init(_ count: DependencyCount, awaited: Awaited = .none) {
             self.count = count
             self.awaited = awaited
         }
@@ -94,36 +94,36 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         /// The dependencies added late finished, or a cancel let go of them: none is awaited,
         /// and Foundation's count answers again. (Not `none`: beside an optional, that
         /// reads as `nil`.)
-        @inlinable package static var cleared: LateDependency { LateDependency(.counted) }
+        @inlinable public static var cleared: LateDependency { LateDependency(.counted) }
     }
 
     /// What a phase past the operation's own dependencies carries until it is launched: what its
     /// callers asked, what Foundation's count is worth and a dependency added since. One byte:
     /// beside the answers of `evaluating`, a second one would make every operation 8 bytes larger.
-    package struct Passed: Equatable, Sendable {
+    public struct Passed: Equatable, Sendable {
         /// ``Asked`` in the low 2 bits, then ``LateDependency/count`` in 1 and
         /// ``LateDependency/awaited`` in 2.
         @usableFromInline var bits: UInt8
 
-        @inlinable package init(_ asked: Asked, _ late: LateDependency) {
+        @inlinable public init(_ asked: Asked, _ late: LateDependency) {
             // A third request would have to move the other bits up.
             assert(asked.rawValue & ~0b11 == 0, "Passed holds two requests: \(asked)")
             bits = asked.rawValue | (late.count == .stale ? 1 << 2 : 0) | late.awaited.rawValue << 3
         }
 
-        @inlinable package var asked: Asked {
+        @inlinable public var asked: Asked {
             get { Asked(rawValue: bits & 0b11) }
             set { self = Passed(newValue, late) }
         }
 
         /// A dependency added late is awaited: read from the byte itself, since every start and
         /// every readiness query of a ready operation asks.
-        @inlinable package var awaitsLateDependency: Bool { bits >> 3 != 0 }
+        @inlinable public var awaitsLateDependency: Bool { bits >> 3 != 0 }
 
         /// What Foundation's count is worth, read from the byte itself (every lock trip's hint asks).
-        @inlinable package var dependencyCount: DependencyCount { bits & 1 << 2 == 0 ? .counted : .stale }
+        @inlinable public var dependencyCount: DependencyCount { bits & 1 << 2 == 0 ? .counted : .stale }
 
-        @inlinable package var late: LateDependency {
+        @inlinable public var late: LateDependency {
             get {
                 LateDependency(
                     bits & 1 << 2 == 0 ? .counted : .stale,
@@ -135,7 +135,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
 
     /// How far the conditions' own dependencies (S3) are: each step makes a readiness answer read
     /// before it stale.
-    package enum ConditionDependencies: UInt8, Sendable {
+    public enum ConditionDependencies: UInt8, Sendable {
         /// Its own dependencies, held back until admission, are being added to Foundation: its
         /// answer is not whole yet (``deferDependency(_:)``). The conditions are unasked.
         case registering
@@ -150,7 +150,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// What the conditions said, once they all answered.
-    package enum Verdict: Sendable {
+    public enum Verdict: Sendable {
         case execute
         /// A condition failed (S2): it finishes without executing, with the failures.
         case conditionsFailed
@@ -160,32 +160,42 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         case joined
     }
 
-    package struct Evaluation: Sendable {
+    public struct Evaluation: Sendable {
         /// A repeated or late answer is ignored (S2).
         @usableFromInline var answered: AnsweredConditions
-        @usableFromInline var failed = false
-        @usableFromInline var skipped = false
+        @usableFromInline var failed: Bool
+        @usableFromInline var skipped: Bool
 
-        @inlinable package var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
+        @inlinable public var verdict: Verdict { failed ? .conditionsFailed : skipped ? .skipped : .execute }
         /// The caller evaluating them reports the outcome itself: answers meanwhile only record.
-        @usableFromInline var isInline = true
+        @usableFromInline var isInline: Bool
         /// Since when they are being evaluated, for diagnostics (``stamp(thread:now:)``).
-        @usableFromInline var began = Uptime.unstamped
+        @usableFromInline var began: Uptime
 
-        @inlinable package init(count: Int) {
+        @inlinable public init(count: Int) {
+            self.failed = false
+            self.skipped = false
+            self.isInline = true
+            self.began = Uptime.unstamped
             answered = AnsweredConditions(count: count)
         }
     }
 
-    package struct Acquisition: Sendable {
+    public struct Acquisition: Sendable {
         /// The caller requesting them reports the outcome itself: a grant meanwhile only records.
-        @usableFromInline var isInline = true
-        @usableFromInline var isGranted = false
+        @usableFromInline var isInline: Bool
+        @usableFromInline var isGranted: Bool
         /// Since when the categories are requested, for diagnostics (``stamp(thread:now:)``).
-        @usableFromInline var began = Uptime.unstamped
+        @usableFromInline var began: Uptime
+
+        @inlinable init() {
+            self.isInline = true
+            self.isGranted = false
+            self.began = Uptime.unstamped
+        }
     }
 
-    package enum Execution: Sendable {
+    public enum Execution: Sendable {
         /// `execute()` is due once the callbacks queued before it were delivered, on this thread
         /// or, when another one is delivering them, on a thread of its own.
         case due(onAnotherThread: Bool)
@@ -206,35 +216,49 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     // those methods, and read them through the accessors beside them.
 
     /// The categories its conditions declare, whether or not they were acquired yet.
-    @usableFromInline package internal(set) var categories: Set<String> = []
+    @inlinable public var categories: Set<String> { declaredCategories }
+    @usableFromInline var declaredCategories: Set<String>
     /// S7 in groups: the operation running this one as its child (a `GroupOperation`, a
     /// `RetryOperation`); a category it holds is requested in its scope, see
     /// `ExclusivityController.scoped(_:under:)`; a child not admitted yet names it in its
     /// diagnosis while it waits for it (S31). Weak: a child never keeps its parent alive.
-    @usableFromInline package internal(set) weak var exclusivityParent: Host.Operation?
+    @inlinable public var exclusivityParent: Host.Operation? { parent }
+    @usableFromInline weak var parent: Host.Operation?
     /// Observers, waiters, what the event sinks are to be told (`+Listeners`).
-    @usableFromInline var listeners = Listeners()
+    @usableFromInline var listeners: Listeners
     /// The owning queue and the conditions waited on (`+Admission`).
-    @usableFromInline var admission = Admission()
+    @usableFromInline var admission: Admission
     /// The errors, and whether a cancel took effect (`+Cancellation`).
-    @usableFromInline var outcome = Outcome()
-    @usableFromInline var announcements = ReadinessAnnouncements()
+    @usableFromInline var outcome: Outcome
+    @usableFromInline var announcements: ReadinessAnnouncements
     /// Written by ``enter(_:)`` alone.
-    @usableFromInline package internal(set) var phase = Phase.initialized([], .counted, [])
+    @usableFromInline var phase: Phase
     /// S11: an operation that runs others (a `GroupOperation`) lets them finish before it does
     /// when it does not execute.
-    @usableFromInline package internal(set) var drainsBeforeFinishing = false
-    @usableFromInline var listenerMarks = ListenerMarks()
-    @usableFromInline var admissionMarks = AdmissionMarks()
+    @usableFromInline var drainsBeforeFinishing: Bool
+    @usableFromInline var listenerMarks: ListenerMarks
+    @usableFromInline var admissionMarks: AdmissionMarks
     /// What the phase entered in this event records that the machine does not read itself (`+Stamp`).
-    @usableFromInline var stampRequest = StampRequest()
-    @usableFromInline var effects = EffectQueue()
+    @usableFromInline var stampRequest: StampRequest
+    @usableFromInline var effects: EffectQueue
 
     /// An operation just made: `initialized`, nothing asked, no listener.
-    @inlinable package init() {}
+    @inlinable public init() {
+        self.declaredCategories = []
+        self.listeners = Listeners()
+        self.admission = Admission()
+        self.outcome = Outcome()
+        self.announcements = ReadinessAnnouncements()
+        self.phase = Phase.initialized([], .counted, [])
+        self.drainsBeforeFinishing = false
+        self.listenerMarks = ListenerMarks()
+        self.admissionMarks = AdmissionMarks()
+        self.stampRequest = StampRequest()
+        self.effects = EffectQueue()
+    }
 
     /// The public projection of ``phase``.
-    @inlinable package var state: OperationState {
+    @inlinable public var state: OperationState {
         switch phase {
         case .initialized: .initialized
         case .pending: .pending
@@ -248,12 +272,12 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// `true` once the operation finished with at least one error.
-    @inlinable package var failed: Bool { state >= .finishing && !errors.isEmpty }
+    @inlinable public var failed: Bool { state >= .finishing && !errors.isEmpty }
 
     /// `mutating` for the same reason as ``settledReadiness()``: every KVO notification asks it.
     /// `false` until the start was announced, so that it changes between the announcement's
     /// `willChangeValue` and `didChangeValue` (``startAnnounced()``).
-    @inlinable package mutating func isExecuting() -> Bool {
+    @inlinable public mutating func isExecuting() -> Bool {
         switch phase {
         case .executing: !effects.holdsStart
         case .finishing(let ending, _): ending.wasLaunched && !effects.holdsStart
@@ -262,7 +286,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// A condition skipped it (S17): known once it was started.
-    @inlinable package var isSkipped: Bool {
+    @inlinable public var isSkipped: Bool {
         switch phase {
         case .draining(let ending, _), .finishing(let ending, _), .finished(let ending): ending == .skipped
         case .initialized, .pending, .evaluating, .acquiring, .joining, .ready, .executing: false
@@ -270,7 +294,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// What its callers asked of it: from `executing` on, it was started.
-    @inlinable package var asked: Asked {
+    @inlinable public var asked: Asked {
         switch phase {
         case .initialized(let asked, _, _), .pending(_, let asked, _), .joining(let asked): asked
         case .evaluating(_, let passed), .acquiring(_, let passed), .ready(_, let passed): passed.asked
@@ -279,8 +303,8 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         }
     }
 
-    @inlinable package var isStartRequested: Bool { asked.contains(.start) }
-    @inlinable package var isFinishRequested: Bool { asked.contains(.finish) }
+    @inlinable public var isStartRequested: Bool { asked.contains(.start) }
+    @inlinable public var isFinishRequested: Bool { asked.contains(.finish) }
 
     /// Every write of ``phase``, a new one or new data of the same one: the event sinks hear of a
     /// change of the public state it makes.
@@ -288,14 +312,14 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     /// Inlined: the phase is then written in place, as an assignment would, not copied through a
     /// call (the no-op operation's cost).
     @inline(__always)
-    @inlinable package mutating func enter(_ next: Phase) {
+    @inlinable public mutating func enter(_ next: Phase) {
         phase = next
         if hasEventSinks { noteState(state) }
     }
 
     /// Records what a caller asked in the phase, which must be one before the operation was
     /// launched, or `draining` for a finish.
-    @inlinable package mutating func record(_ request: Asked) {
+    @inlinable public mutating func record(_ request: Asked) {
         switch phase {
         case .initialized(let asked, let count, let deferred):
             enter(.initialized(asked.union(request), count, deferred))
@@ -319,7 +343,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
 
     // MARK: Configuration
 
-    package enum AddConditionAction: Equatable, Sendable {
+    public enum AddConditionAction: Equatable, Sendable {
         case added
         /// Cancelled before its conditions were evaluated: they would never be asked.
         case ignored
@@ -329,17 +353,17 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
 
     /// A condition to evaluate, and the categories to acquire once it passed. `nil`: categories
     /// alone, those of a condition that is always satisfied and has no dependency (`MutuallyExclusive`).
-    @inlinable package mutating func addCondition(_ condition: (Host.Condition)?, categories new: Set<String>)
+    @inlinable public mutating func addCondition(_ condition: (Host.Condition)?, categories new: Set<String>)
         -> AddConditionAction
     {
         switch phase {
         case .initialized, .pending(.unasked, _, _):
             // Nothing was asked of the conditions yet.
             if let condition { admission.add(condition) }
-            if categories.isEmpty {
-                categories = new  // the usual single condition with categories: no copy
+            if declaredCategories.isEmpty {
+                declaredCategories = new  // the usual single condition with categories: no copy
             } else {
-                categories.formUnion(new)
+                declaredCategories.formUnion(new)
             }
             return .added
         case .pending(.registering, _, _), .pending(.asking, _, _), .pending(.askingAfterDependencies, _, _),
@@ -351,13 +375,13 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         }
     }
 
-    package enum AddObserverAction: Sendable {
+    public enum AddObserverAction: Sendable {
         case added
         /// Already finished: tell the observer `operationDidFinish` with these errors at once.
         case tellFinished([any Error])
     }
 
-    @inlinable package mutating func addObserver(_ observer: Host.Observer) -> AddObserverAction {
+    @inlinable public mutating func addObserver(_ observer: Host.Observer) -> AddObserverAction {
         switch phase {
         case .finished:
             // Too late to be told in order: it hears the end at once.
@@ -372,7 +396,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// What runs once the operation finished and its observers returned.
-    package enum Waiter: Sendable {
+    public enum Waiter: Sendable {
         /// A closure: a task awaiting the operation, a queue, a joiner.
         case run(@Sendable () -> Void)
         /// A dependent held for this operation (``ConditionalOperation/wakeWhenFinished(_:)``),
@@ -382,7 +406,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
         case wake(Host.Operation)
     }
 
-    package enum AddWaiterAction: Equatable, Sendable {
+    public enum AddWaiterAction: Equatable, Sendable {
         /// Registered: it runs once the operation finished and its observers returned.
         case registered
         /// The operation finished already: run it now.
@@ -390,7 +414,7 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     /// Registers a waiter, unless the operation already finished.
-    @inlinable package mutating func addWaiter(_ waiter: Waiter) -> AddWaiterAction {
+    @inlinable public mutating func addWaiter(_ waiter: Waiter) -> AddWaiterAction {
         switch phase {
         case .finished:
             // Its end came: the waiter never waits for it.
@@ -405,37 +429,37 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
 
     /// `dependent`, cancelled, waits for this operation no more: its wakes are taken out, for the
     /// caller to let go of outside the lock (a strong reference each).
-    @inlinable package mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
+    @inlinable public mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
         listeners.removeWakes(of: dependent)
     }
 
     /// S7 in groups: `parent` runs this operation as its child (see ``exclusivityParent``). It
     /// shapes the category requests made from now on, its own and its children's.
-    @inlinable package mutating func adoptParent(_ parent: Host.Operation) {
-        exclusivityParent = parent
+    @inlinable public mutating func adoptParent(_ parent: Host.Operation) {
+        self.parent = parent
     }
 
     /// Set once, by an operation that runs others (S11): see ``drainsBeforeFinishing``.
-    @inlinable package mutating func drainBeforeFinishing() {
+    @inlinable public mutating func drainBeforeFinishing() {
         drainsBeforeFinishing = true
     }
 
     // MARK: Shared steps
 
     /// Queues a callback; returns whether the caller becomes its deliverer (nobody was delivering).
-    @inlinable package mutating func queueEffect(_ effect: Effect) -> Bool {
+    @inlinable public mutating func queueEffect(_ effect: Effect) -> Bool {
         if hasEventSinks { noteCallback(effect) }
         return effects.append(effect)
     }
 
     /// Enters `finishing` and queues the finishing callback; returns whether the caller delivers it.
-    @inlinable package mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
+    @inlinable public mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
         dropOfferedCancelErrors()
         enter(.finishing(ending, thread: thread))
         return queueEffect(finishEffect(ending))
     }
 
-    @inlinable package func finishEffect(_ ending: Ending) -> Effect {
+    @inlinable public func finishEffect(_ ending: Ending) -> Effect {
         // Releasing categories that were never requested is harmless: one rule for every path.
         .finish(outcome.errors, wasExecuting: ending.wasLaunched, releasesCategories: !categories.isEmpty)
     }
@@ -448,14 +472,14 @@ package struct OperationStateMachine<Host: OperationMachineHost> {
     /// hold the categories for good. It gives them back itself once its request returned
     /// (``endInlineAcquisition(_:context:)``), granted or not. Returns whether the request
     /// waiting in line is to be withdrawn.
-    @inlinable package mutating func abandonConditions() -> Bool {
+    @inlinable public mutating func abandonConditions() -> Bool {
         guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return false }
         return true  // withdraw the request waiting in line
     }
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
-    @inlinable package mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
+    @inlinable public mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
         enter(.ready(verdict, passed))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.

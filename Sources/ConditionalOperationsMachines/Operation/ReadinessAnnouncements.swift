@@ -15,51 +15,61 @@ import Dispatch
 /// `isReady` reads can make them repeat. Apple's KVO reads the value once per observer and again
 /// for `.prior` and `.old` observers, and anyone may read it in a loop: a read is never more than
 /// a hint that the queue re-tested the operation.
-package struct ReadinessAnnouncements: Sendable {
+public struct ReadinessAnnouncements: Sendable {
     /// How long a re-announcement waits: a stale `false` is rare, and the announcement it needs
     /// costs a plain queue a pass over every operation it holds, which the operation's start,
     /// usually sooner, makes unnecessary.
-    package static let reannouncementDelay = DispatchTimeInterval.milliseconds(1)
+    public static let reannouncementDelay = DispatchTimeInterval.milliseconds(1)
 
     /// The most `false` answers remembered as possibly stale. One is stored late only by a
     /// Foundation thread that read it before the operation became ready and stores it after;
     /// Foundation reads an operation's readiness on a handful of occasions (added to a queue, a
     /// dependency added, removed or finished, a cancel), so more than this many at once does not
     /// happen, while each one remembered may cost an announcement.
-    package static let staleAnswerLimit: UInt8 = 2
+    public static let staleAnswerLimit: UInt8 = 2
 
     /// The operation announced its readiness by KVO at least once.
-    @usableFromInline package internal(set) var hasAnnounced = false
+    @usableFromInline var hasAnnounced: Bool
     /// A re-announcement is dispatched and not yet made.
-    @usableFromInline var isReannouncePending = false
+    @usableFromInline var isReannouncePending: Bool
     /// A query was answered `false`: becoming ready inside a later query must also be announced.
-    @usableFromInline package internal(set) var hasAnsweredNotReady = false
+    @usableFromInline var hasAnsweredNotReady: Bool
     /// Ready outside a query, and no announcement began yet: `isReady` still answers `false`, so
     /// that its value changes between the announcement's `willChangeValue` and `didChangeValue`.
-    @usableFromInline package internal(set) var isUnannounced = false
+    @usableFromInline var isUnannounced: Bool
     /// `false` answers that may still be stored after a `true` (at most ``staleAnswerLimit``):
     /// what a re-announcement may still repair.
-    @usableFromInline var staleAnswers: UInt8 = 0
+    @usableFromInline var staleAnswers: UInt8
     /// Announcements under way, on as many threads.
-    @usableFromInline var inProgress: UInt8 = 0
+    @usableFromInline var inProgress: UInt8
     /// Queries while announcing (counted up to 2): the first is the announcement's own; another
     /// may be the queue's re-test, which finds a stale `false` stored.
-    @usableFromInline var queriesDuring: UInt8 = 0
+    @usableFromInline var queriesDuring: UInt8
 
-    @inlinable package mutating func answeredNotReady() {
+    @inlinable init() {
+        self.hasAnnounced = false
+        self.isReannouncePending = false
+        self.hasAnsweredNotReady = false
+        self.isUnannounced = false
+        self.staleAnswers = 0
+        self.inProgress = 0
+        self.queriesDuring = 0
+    }
+
+    @inlinable public mutating func answeredNotReady() {
         hasAnsweredNotReady = true
         if staleAnswers < Self.staleAnswerLimit { staleAnswers += 1 }
     }
 
     /// Became ready outside a query, without an owner: `isReady` answers `true` once the
     /// announcement began.
-    @inlinable package mutating func becameReadyUnannounced() {
+    @inlinable public mutating func becameReadyUnannounced() {
         isUnannounced = true
     }
 
     /// Became ready inside a query, without an owner (a plain queue's): returns whether to
     /// announce it again from another thread.
-    @inlinable package mutating func becameReadyAfterAnsweringNotReady() -> Bool {
+    @inlinable public mutating func becameReadyAfterAnsweringNotReady() -> Bool {
         guard hasAnsweredNotReady, !isReannouncePending else { return false }
         isReannouncePending = true  // not now: Foundation may hold its queue's lock while it asks
         return true
@@ -67,7 +77,7 @@ package struct ReadinessAnnouncements: Sendable {
 
     /// A query of a ready, announced, unstarted operation: returns whether to announce again from
     /// another thread (the query may be the queue's re-test, which found a stale `false`).
-    @inlinable package mutating func queriedWhileReady() -> Bool {
+    @inlinable public mutating func queriedWhileReady() -> Bool {
         if inProgress > 0 {
             if queriesDuring < 2 { queriesDuring += 1 }
             return false
@@ -78,7 +88,7 @@ package struct ReadinessAnnouncements: Sendable {
     }
 
     /// Called once `willChangeValue` was posted: from here on `isReady` answers `true`.
-    @inlinable package mutating func begin() {
+    @inlinable public mutating func begin() {
         inProgress += 1
         hasAnnounced = true
         isUnannounced = false
@@ -86,7 +96,7 @@ package struct ReadinessAnnouncements: Sendable {
 
     /// Returns `true` when the announcement must be repeated; `waiting`: the operation is still
     /// ready and not started.
-    @inlinable package mutating func end(waiting: Bool) -> Bool {
+    @inlinable public mutating func end(waiting: Bool) -> Bool {
         inProgress -= 1
         let repeatIt = queriesDuring >= 2 && waiting && takeStaleAnswer()
         if repeatIt || inProgress == 0 { queriesDuring = 0 }
@@ -94,7 +104,7 @@ package struct ReadinessAnnouncements: Sendable {
     }
 
     /// The re-announcement dispatched earlier is being made.
-    @inlinable package mutating func reannouncing() {
+    @inlinable public mutating func reannouncing() {
         isReannouncePending = false
     }
 

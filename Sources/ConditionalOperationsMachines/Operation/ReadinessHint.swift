@@ -6,7 +6,7 @@
 /// (``LockFreeReadiness``): it never runs ahead of the machine, and never returns to an earlier
 /// value, so a reader that finds it still `dependencies` after reading Foundation's answer saw the
 /// phase the locked query would have seen.
-package enum ReadinessHint: UInt8, Sendable {
+public enum ReadinessHint: UInt8, Sendable {
     /// Ask under the lock: the answer may change something (admission, an announcement).
     case ask
     /// Not admitted, with dependencies Foundation does not list it in yet: Foundation's own
@@ -31,7 +31,7 @@ extension OperationStateMachine {
     ///
     /// Inlined into the end of every locked section, where it is published.
     @inline(__always)
-    @inlinable package var readinessHint: ReadinessHint {
+    @inlinable public var readinessHint: ReadinessHint {
         // Being deallocated, its queries change nothing (``settledReadiness()``): not worth a hint.
         let answeredNotReady = announcements.hasAnsweredNotReady && !isDeallocating
         switch phase {

@@ -5,18 +5,18 @@
 /// Milliseconds in 32 bits, so that it fits beside the phase's other data without growing the
 /// operation (the memory target (README, Performance) allows 300 bytes above a `BlockOperation`):
 /// durations are right for waits shorter than 49 days, which wrap.
-package struct Uptime: Sendable {
+public struct Uptime: Sendable {
     @usableFromInline let milliseconds: UInt32
 
     /// Not yet recorded: the storage stamps a phase before unlocking (`OperationStateMachine.stamp`).
-    package static let unstamped = Uptime(milliseconds: 0)
+    public static let unstamped = Uptime(milliseconds: 0)
 
-    @inlinable package init(milliseconds: UInt32) {
+    @inlinable public init(milliseconds: UInt32) {
         self.milliseconds = milliseconds
     }
 
     /// The seconds from this point to `later`.
-    @inlinable package func seconds(until later: Uptime) -> Double {
+    @inlinable public func seconds(until later: Uptime) -> Double {
         Double(later.milliseconds &- milliseconds) / 1000
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// S7: whatever ends an operation (a cancel, `cancel(with:)`, an early `finish`, a deadline)
