@@ -24,7 +24,6 @@ protocol EventSink {
     func send(_ event: LogEvent)
 }
 
-
 extension EventSink {
     var hearsStart: Bool { false }
     var hearsInitialState: Bool { true }

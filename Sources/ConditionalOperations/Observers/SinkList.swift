@@ -38,7 +38,6 @@ struct SinkList {
     }
 }
 
-
 extension EventSink {
     fileprivate func end(errors: [any Error]) {
         send(.stateChanged(.finished))

@@ -1,4 +1,5 @@
 import ConditionalOperationsMachines
+
 /// What the rest of the library may ask of an operation: the only way to its state machine from
 /// outside the operation's own files.
 extension ConditionalOperation {

@@ -1,4 +1,5 @@
 import ConditionalOperationsMachines
+
 #if !canImport(ObjectiveC) && !APPLE_FOUNDATION_PATHS
     import Synchronization
 #endif

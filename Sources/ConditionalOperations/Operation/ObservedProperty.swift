@@ -1,4 +1,5 @@
 import ConditionalOperationsMachines
+
 /// The lifecycle properties whose changes an operation announces by key-value notification:
 /// `willChangeValue(forKey:)` before the value changes, `didChangeValue(forKey:)` after.
 enum ObservedProperty: String {

@@ -100,7 +100,9 @@ extension OperationStateMachine {
             self.running = running
         }
 
-        @inlinable public var isEmpty: Bool { !releasesCategories && readiness == nil && delivery == nil && running == nil }
+        @inlinable public var isEmpty: Bool {
+            !releasesCategories && readiness == nil && delivery == nil && running == nil
+        }
 
         /// The queue that takes the operation over (``Readiness/handOver(_:)``), if any.
         @inlinable public var queue: Host.Queue? {
@@ -137,7 +139,9 @@ extension OperationStateMachine {
     /// `mutating` though it changes nothing: an event's steps change the machine, and a
     /// non-mutating call reads the machine before its arguments are evaluated (a launch given as
     /// an argument would be unseen), where a mutating call's access begins only once they were.
-    @inlinable public mutating func followup(releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil))
+    @inlinable public mutating func followup(
+        releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil)
+    )
         -> Followup
     {
         var delivers = told

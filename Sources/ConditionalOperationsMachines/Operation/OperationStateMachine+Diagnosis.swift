@@ -30,7 +30,8 @@ extension OperationStateMachine {
         public var parent: Host.Operation?
 
         @inlinable init(
-            waiting: Waiting, state: OperationState, isCancelled: Bool, errors: [any Error], owner: Host.Queue?,
+            waiting: Waiting, state: OperationState, isCancelled: Bool, errors: [any Error],
+            owner: Host.Queue?,
             parent: Host.Operation?
         ) {
             self.waiting = waiting

@@ -295,7 +295,9 @@ extension OperationStateMachine {
     }
 
     /// The condition at `index` answered.
-    @inlinable public mutating func conditionEvaluated(at index: Int, _ result: Host.ConditionResult) -> EvaluatedAction {
+    @inlinable public mutating func conditionEvaluated(at index: Int, _ result: Host.ConditionResult)
+        -> EvaluatedAction
+    {
         switch phase {
         case .evaluating(var evaluation, let passed):
             // A repeated answer is counted once (S2).

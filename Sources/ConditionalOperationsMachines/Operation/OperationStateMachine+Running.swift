@@ -101,7 +101,9 @@ extension OperationStateMachine {
     /// recorded in this same event, and only if the cancel counts, so that a finish comes before
     /// both or after both: an operation that finished first is not cancelled and has no cancel
     /// error. Every `cancel(with:)` before finishing adds its error (S4), also once cancelled.
-    @inlinable public mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool) -> CancelAction {
+    @inlinable public mutating func cancel(with error: (any Error)? = nil, finishesWhenCancelled: Bool)
+        -> CancelAction
+    {
         guard !isCancelled else {
             // `operationDidCancel` once (S4).
             if let error, state < .finishing { outcome.record(error) }
@@ -354,7 +356,9 @@ extension OperationStateMachine {
     /// `mutating` so that the operation's stored machine is read in place: read through a
     /// getter, it was copied whole (each of its references retained, then released) in every
     /// operation's deinit.
-    @inlinable public mutating func deallocationFacts() -> (hasCoalescingEntry: Bool, holdsBackDependencies: Bool) {
+    @inlinable public mutating func deallocationFacts() -> (
+        hasCoalescingEntry: Bool, holdsBackDependencies: Bool
+    ) {
         guard case .initialized(_, _, let deferred) = phase else { return (hasCoalescingEntry, false) }
         return (hasCoalescingEntry, !deferred.isEmpty)
     }

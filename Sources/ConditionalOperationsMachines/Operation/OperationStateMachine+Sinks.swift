@@ -15,7 +15,6 @@ public enum OperationLogEvent<Condition, ConditionResult> {
     case joined(Foundation.Operation.Type, name: String?)
 }
 
-
 extension OperationStateMachine {
     public typealias LogEvent = OperationLogEvent<Host.Condition, Host.ConditionResult>
 
@@ -87,7 +86,6 @@ extension OperationStateMachine {
         return sinks
     }
 }
-
 
 extension OperationStateMachine {
     /// The sinks, taken out as the operation is deallocated, finished or not (nothing is sent

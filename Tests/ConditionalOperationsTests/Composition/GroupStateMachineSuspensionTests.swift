@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests.CompositionTests.GroupStateMachineTests {
     /// What the group's queue is to be set to: "suspend", "resume", or "none" to leave it.

@@ -1,4 +1,5 @@
 @testable import ConditionalOperationsMachines
+
 #if LOCK_COUNTING
     import Foundation
     import Testing

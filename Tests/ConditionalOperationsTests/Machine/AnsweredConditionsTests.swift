@@ -1,7 +1,7 @@
-@testable import ConditionalOperationsMachines
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// S2: each condition's answer counts once, bits for the first 64 and an array beyond.

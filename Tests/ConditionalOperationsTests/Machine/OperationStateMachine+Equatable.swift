@@ -1,7 +1,7 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 /// The actions compare by value, so that the machine's table tests state what each event returns.
 /// What has no value of its own compares as the runner uses it: operations, observers' owners and

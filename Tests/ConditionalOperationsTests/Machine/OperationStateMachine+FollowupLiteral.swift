@@ -1,5 +1,5 @@
-@testable import ConditionalOperationsMachines
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 /// The table tests state a followup of several steps as a list of one-step followups,
 /// `[.deliver, .announceReady]`. The library itself builds each followup once and merges none;

@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// What an action leaves the runner: at most one step of each concern, built once by the event

@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests.OperationStateMachineTableTests {
     // Admission, readiness answers and dependency cycles, event by event, in every phase each

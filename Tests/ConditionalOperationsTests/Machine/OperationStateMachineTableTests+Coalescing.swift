@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests.OperationStateMachineTableTests {
     // S27, event by event: the key, the join, the joined operation's end, and a cancel meanwhile.

@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// The operation's state machine as tables, without threads: each table is one event tried in

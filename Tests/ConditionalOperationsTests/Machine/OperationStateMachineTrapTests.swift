@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 #if compiler(>=6.3) && (os(macOS) || os(Linux) || os(Windows))  // capturing exit tests: 6.3; no iOS
     extension ConditionalOperationsTests {

@@ -1,9 +1,9 @@
-@testable import ConditionalOperationsMachines
 import ConditionalOperationsTesting
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// A readiness announcement repeats only for a `false` answer that may be stored stale, never

@@ -1,10 +1,10 @@
-@testable import ConditionalOperationsMachines
 import ConditionalOperationsTesting
 import Dispatch
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// The misuse table of the DocC article Misuse.md (S13): each misuse, what happens, tested.

@@ -1,8 +1,8 @@
-@testable import ConditionalOperationsMachines
 import Foundation
 import Testing
 
 @testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
 
 extension ConditionalOperationsTests {
     /// `ThreadIdentity` is `pthread_self()`'s bits, whatever the C library's `pthread_t` is: an
