@@ -1,3 +1,5 @@
+import ConditionalOperationsMachines
+
 extension ConditionalOperation {
     /// Where an operation is in its life. States only move forward.
     ///
@@ -39,4 +41,20 @@ extension ConditionalOperation {
             }
         }
     }
+}
+
+extension ConditionalOperation {
+    /// Where the operation is in its life.
+    public var state: State { State(machine.withLock { $0.state }) }
+
+    /// Every error so far: cancel errors, condition failures and finish errors, in that arrival order.
+    public var errors: [any Error] { machine.withLock { $0.reportedErrors } }
+
+    /// `true` once the operation finished (or is finishing) with at least one error.
+    public var failed: Bool { machine.withLock { $0.failed } }
+
+    /// `true` once a condition answered ``OperationConditionResult/skipped`` and none failed, and the
+    /// operation then finished without executing and without an error (S17): it had nothing to do.
+    /// `failed` and `isCancelled` are `false`; a cancel or an early `finish` beats a skip.
+    public var isSkipped: Bool { machine.withLock { $0.isSkipped } }
 }

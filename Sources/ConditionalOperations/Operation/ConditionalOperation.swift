@@ -89,20 +89,6 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
 
     // MARK: State
 
-    /// Where the operation is in its life.
-    public var state: State { State(machine.withLock { $0.state }) }
-
-    /// Every error so far: cancel errors, condition failures and finish errors, in that arrival order.
-    public var errors: [any Error] { machine.withLock { $0.reportedErrors } }
-
-    /// `true` once the operation finished (or is finishing) with at least one error.
-    public var failed: Bool { machine.withLock { $0.failed } }
-
-    /// `true` once a condition answered ``OperationConditionResult/skipped`` and none failed, and the
-    /// operation then finished without executing and without an error (S17): it had nothing to do.
-    /// `failed` and `isCancelled` are `false`; a cancel or an early `finish` beats a skip.
-    public var isSkipped: Bool { machine.withLock { $0.isSkipped } }
-
     /// Always `true`: the operation ends when it calls ``finish(errors:)``, not when ``execute()``
     /// returns, so a queue never blocks a thread to run it.
     public final override var isAsynchronous: Bool { true }
@@ -246,27 +232,6 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         }
     }
 
-    /// Adds a condition that must be satisfied before the operation executes.
-    ///
-    /// Add conditions first, before enqueuing or starting: the first `isReady` query that finds
-    /// every dependency finished admits the operation and evaluates its conditions (a queue's, or
-    /// your own; `addDependency(_:)` asks nothing). Adding a condition once the operation was
-    /// admitted is a programming error (S13).
-    public func addCondition(_ condition: some OperationCondition) {
-        let categories = condition.mutuallyExclusiveCategories
-        // `MutuallyExclusive` and `RateLimit` are always satisfied and have no dependency: only
-        // their categories count.
-        let evaluates = !(condition is MutuallyExclusive || condition is RateLimit)
-        perform(
-            machine.withLock { $0.addCondition(evaluates ? condition : nil, categories: categories) },
-            condition)
-    }
-
-    /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
-    public func addObserver(_ observer: some OperationObserver) {
-        perform(machine.withLock { $0.addObserver(observer) }, observer)
-    }
-
     // MARK: Subclass hooks
 
     /// The operation's work. Override it and call ``finish(errors:)`` when done, synchronously or
@@ -381,15 +346,42 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         cancel(recording: { _ in })
     }
 
-    /// Runs `operation` on this operation's queue, and tells observers through
-    /// `operation(_:didProduce:)` (S10).
+    /// The base `cancel()`, with `record` run in the same trip through the lock, told whether
+    /// this cancel counts (the first, before finishing began): a subclass cancels its own state
+    /// (a composite its attempts) in the cancel's own trip, so that whatever races the cancel
+    /// comes before both or after both. `record` follows the rules of ``withOwnLock(_:)``; what
+    /// it returns is handed back, to be acted on once unlocked.
     ///
-    /// The queue is the ``ConditionalOperationQueue`` it was added to; on a plain `OperationQueue`,
-    /// the queue running it when called from `execute()` itself. Otherwise (produced before it
-    /// started, or later from another thread of a plain queue) a queue of the library's runs it.
-    public func produceOperation(_ operation: Foundation.Operation) {
-        let thread = ThreadIdentity.current
-        perform(machine.withLock { $0.placeProduced(on: thread) }, producing: operation)
+    /// `prepare` runs once unlocked, before anything of the cancel is told (observers, KVO, the
+    /// progress): what must hold before user code can react to the cancel (a group holds its
+    /// children's queue suspended) is set there.
+    ///
+    /// `package`: the networking module of this package (`DataTaskOperation`) cancels its task
+    /// this way; it is not API for the package's users.
+    @discardableResult
+    @inline(__always)
+    package func cancel<Recorded>(
+        recording record: (_ counts: Bool) -> Recorded, beforeTelling prepare: (Recorded) -> Void = { _ in }
+    ) -> Recorded {
+        // The error of the `cancel(with:)` that called this on this thread, if any: recorded in
+        // the cancel's own trip through the lock, so that a finish comes before both or after both.
+        let error = CancelErrorHandoff.take(for: self)
+        let finishes = finishesWhenCancelled
+        // Where `isCancelled` is observed, `willChangeValue` goes before the value changes: one
+        // trip more to learn whether it will (a cancel that loses a race to another is told twice).
+        let announces = ObservedProperty.isCancelled.isPosted && !isCancelled
+        if announces { willChange(.isCancelled) }
+        let (action, deferred, recorded) = machine.withLock { machine in
+            let deferred = machine.takeDeferredDependencies()
+            let action = machine.cancel(with: error, finishesWhenCancelled: finishes)
+            let counts: Bool
+            if case .ignored = action { counts = false } else { counts = true }
+            return (action, deferred, record(counts))
+        }
+        if announces { didChange(.isCancelled) }
+        prepare(recorded)
+        perform(action, adding: deferred)
+        return recorded
     }
 }
 
