@@ -7,7 +7,7 @@ enum OperationHost: OperationMachineHost {
     typealias Queue = ConditionalOperationQueue
     typealias Condition = any OperationCondition
     typealias ConditionResult = OperationConditionResult
-    typealias Observer = any OperationObserver
+    typealias Observer = any ObserverBoxing
     typealias Observers = ObserverList
     typealias Sink = any EventSink
     typealias SinkLog = ConditionalOperations.SinkLog
@@ -32,10 +32,7 @@ enum OperationHost: OperationMachineHost {
         }
     }
 
-    /// Any observer but a `BlockObserver` without `didStart` may act on the start.
-    static func hearsStart(_ observer: any OperationObserver) -> Bool {
-        (observer as? BlockObserver)?.hearsStart ?? true
-    }
+    static func hearsStart(_ observer: any ObserverBoxing) -> Bool { observer.hearsStart }
 
     static func hearsStart(_ sink: any EventSink) -> Bool { sink.hearsStart }
 

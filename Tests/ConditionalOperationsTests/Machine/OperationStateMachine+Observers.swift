@@ -1,0 +1,9 @@
+@testable import ConditionalOperations
+@testable import ConditionalOperationsMachines
+
+extension OperationStateMachine where Host == OperationHost {
+    /// `addObserver` as the operation calls it: with the observer boxed (``ObserverBox``).
+    mutating func addObserver(_ observer: some OperationObserver) -> AddObserverAction {
+        addObserver(ObserverBox(observer))
+    }
+}
