@@ -1,14 +1,14 @@
-/// The observers of one operation, in the order they were added, each in a box of its own
-/// (``ObserverBox``): references alone, so that the operation's machine, which keeps the list, is a
-/// value the compiler copies and destroys field by field. Kept as existentials, the observers made
-/// the machine and the actions that hand them out values copied through their types' metadata:
-/// 6% of a no-op operation's instructions, observers or not (callgrind, 20k operations).
+/// The observers of one operation, in the order they were added, each a ``KeptObserver``: no
+/// existential, so that the operation's machine, which keeps the list, is a value the compiler
+/// copies and destroys field by field. Kept as existentials, the observers made the machine and
+/// the actions that hand them out values copied through their types' metadata: 6% of a no-op
+/// operation's instructions, observers or not (callgrind, 20k operations).
 ///
 /// Most operations have at most one observer: then the list allocates nothing of its own.
 enum ObserverList {
     case none
-    case one(any ObserverBoxing)
-    case several([any ObserverBoxing])
+    case one(KeptObserver)
+    case several([KeptObserver])
 
     init() {
         self = .none
@@ -27,7 +27,7 @@ enum ObserverList {
         }
     }
 
-    mutating func append(_ observer: any ObserverBoxing) {
+    mutating func append(_ observer: KeptObserver) {
         switch self {
         case .none: self = .one(observer)
         case .one(let first): self = .several([first, observer])
@@ -39,7 +39,7 @@ enum ObserverList {
     }
 
     /// Calls `body` with each observer, in the order they were added.
-    func tell(_ body: (any ObserverBoxing) -> Void) {
+    func tell(_ body: (KeptObserver) -> Void) {
         switch self {
         case .none: break
         case .one(let observer): body(observer)
@@ -48,8 +48,8 @@ enum ObserverList {
     }
 
     /// The observers after the first `count`, in order.
-    func dropFirst(_ count: Int) -> [any ObserverBoxing] {
-        var all: [any ObserverBoxing] = []
+    func dropFirst(_ count: Int) -> [KeptObserver] {
+        var all: [KeptObserver] = []
         tell { all.append($0) }
         return Array(all.dropFirst(count))
     }

@@ -22,8 +22,8 @@ extension ConditionalOperation {
 
     /// Adds an observer. An observer added after the operation finished gets `operationDidFinish` at once.
     public func addObserver(_ observer: some OperationObserver) {
-        let boxed = ObserverBox(observer)  // made before the lock is taken
-        perform(machine.withLock { $0.addObserver(boxed) }, observer)
+        let kept = KeptObserver(observer)  // made before the lock is taken
+        perform(machine.withLock { $0.addObserver(kept) }, observer)
     }
 
     /// Runs `operation` on this operation's queue, and tells observers through

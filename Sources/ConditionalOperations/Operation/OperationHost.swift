@@ -7,7 +7,7 @@ enum OperationHost: OperationMachineHost {
     typealias Queue = ConditionalOperationQueue
     typealias Condition = any OperationCondition
     typealias ConditionResult = OperationConditionResult
-    typealias Observer = any ObserverBoxing
+    typealias Observer = KeptObserver
     typealias Observers = ObserverList
     typealias Sink = any EventSink
     typealias SinkLog = ConditionalOperations.SinkLog
@@ -32,7 +32,7 @@ enum OperationHost: OperationMachineHost {
         }
     }
 
-    static func hearsStart(_ observer: any ObserverBoxing) -> Bool { observer.hearsStart }
+    static func hearsStart(_ observer: KeptObserver) -> Bool { observer.hearsStart }
 
     static func hearsStart(_ sink: any EventSink) -> Bool { sink.hearsStart }
 

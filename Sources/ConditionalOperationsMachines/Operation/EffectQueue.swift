@@ -6,8 +6,10 @@
 public struct EffectQueue: Sendable {
     public typealias Effect = OperationEffect
 
-    @usableFromInline var first: Effect?
+    // `rest` first: the inline callback's bytes and `isDelivering` then share its last word (the
+    // memory target counts bytes per operation).
     @usableFromInline var rest: [Effect]
+    @usableFromInline var first: Effect?
     /// A thread is delivering: it will deliver what is queued meanwhile.
     @usableFromInline var isDelivering: Bool
 

@@ -11,7 +11,7 @@ public protocol OperationMachineHost {
     associatedtype Queue: AnyObject & Equatable & Sendable
     associatedtype Condition: Sendable
     associatedtype ConditionResult: Sendable
-    associatedtype Observer: Sendable
+    associatedtype Observer
     associatedtype Observers: OperationObservers where Observers.Observer == Observer
     associatedtype Sink
     associatedtype SinkLog: OperationSinkLog
@@ -45,7 +45,7 @@ public enum ConditionAnswer: Sendable {
 
 /// The observers of an operation, in the order they were added.
 public protocol OperationObservers {
-    associatedtype Observer: Sendable
+    associatedtype Observer
     init()
     var count: Int { get }
     mutating func append(_ observer: Observer)

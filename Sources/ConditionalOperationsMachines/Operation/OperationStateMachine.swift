@@ -51,9 +51,9 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
     }
 
     // Stored in every operation, in an order that leaves no padding (the memory target counts
-    // bytes per operation): words, then `outcome` (9 bytes) with `announcements` (7) after it,
-    // `phase` (18) with the single bytes after it, and `effects` (25) last: 129 bytes, 136
-    // allocated. Every field is internal to this module, written here or by its concern's value's
+    // bytes per operation): words and `listeners` (40), then `outcome` (9 bytes) with
+    // `announcements` (7) after it, `phase` (18) with the single bytes after it, and `effects` (19)
+    // last: 131 bytes, 136 allocated (`MachineLayoutTests`). Every field is internal to this module, written here or by its concern's value's
     // own methods: the public module reaches them through the events and reads them through the
     // accessors beside them. No field has an initial value: the initialiser assigns each, so
     // that the public module runs it specialised.

@@ -4,6 +4,6 @@
 extension OperationStateMachine where Host == OperationHost {
     /// `addObserver` as the operation calls it: with the observer boxed (``ObserverBox``).
     mutating func addObserver(_ observer: some OperationObserver) -> AddObserverAction {
-        addObserver(ObserverBox(observer))
+        addObserver(KeptObserver(observer))
     }
 }

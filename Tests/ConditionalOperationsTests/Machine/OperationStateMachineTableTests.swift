@@ -195,7 +195,7 @@ extension ConditionalOperationsTests {
         /// A list of `count` observers, for the actions that hand observers out.
         static func observers(_ count: Int) -> ObserverList {
             var list = ObserverList()
-            for _ in 0..<count { list.append(ObserverBox(BlockObserver(didStart: { _ in }))) }
+            for _ in 0..<count { list.append(KeptObserver(BlockObserver(didStart: { _ in }))) }
             return list
         }
 
