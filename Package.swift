@@ -15,8 +15,9 @@ let package = Package(
     ],
     targets: [
         // The value-type state machines, in a module of their own so that the compiler keeps their
-        // state theirs: their events and actions are `package`, their state written only here.
-        // Internal to the package: not a product.
+        // state theirs: their events and actions are reachable from the package (`package`, or
+        // `public` and `@inlinable` for the operation's machine, which the library's module runs
+        // specialised), their state written only here. Internal to the package: not a product.
         .target(name: "ConditionalOperationsMachines"),
         .target(name: "ConditionalOperations", dependencies: ["ConditionalOperationsMachines"]),
         .target(name: "ConditionalOperationsNetworking", dependencies: ["ConditionalOperations"]),

@@ -62,8 +62,9 @@ public struct BlockObserver: OperationObserver {
         }
     }
 
-    /// The closures, small enough for the common observer of one callback to be stored inside an
-    /// `any OperationObserver` without an allocation of its own (the memory target (README, Performance) counts bytes per operation).
+    /// The closures, small enough for the common observer of one callback to be kept in its
+    /// operation's machine as it is (``KeptObserver``), without an allocation of its own (the
+    /// memory target (README, Performance) counts bytes per operation).
     private enum Callbacks: Sendable {
         case none
         case didStart(@Sendable (ConditionalOperation) -> Void)

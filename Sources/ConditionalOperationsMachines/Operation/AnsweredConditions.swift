@@ -28,7 +28,7 @@ public struct AnsweredConditions: Sendable {
 
     /// Marks the condition at `index` answered; `false` if it had answered before or no such
     /// condition was handed out.
-    @inlinable public mutating func insert(_ index: Int) -> Bool {
+    @inlinable mutating func insert(_ index: Int) -> Bool {
         switch storage {
         case .bits(let bits):
             guard (0..<64).contains(index), bits & (1 << UInt64(index)) == 0 else { return false }

@@ -19,7 +19,7 @@ public struct EffectQueue: Sendable {
     }
 
     /// Queues `effect`; returns `true` when the caller becomes the deliverer.
-    @inlinable public mutating func append(_ effect: Effect) -> Bool {
+    @inlinable mutating func append(_ effect: Effect) -> Bool {
         if first == nil && rest.isEmpty {
             first = effect
         } else {
@@ -32,7 +32,7 @@ public struct EffectQueue: Sendable {
 
     /// Nothing is queued and nobody delivers: the caller becomes the deliverer and delivers its
     /// callback itself, without queueing it (one trip through the lock fewer).
-    @inlinable public mutating func beginDeliveringIfIdle() -> Bool {
+    @inlinable mutating func beginDeliveringIfIdle() -> Bool {
         guard first == nil, !isDelivering else { return false }
         isDelivering = true
         return true
@@ -56,13 +56,13 @@ public struct EffectQueue: Sendable {
 
     /// The next callback; `nil` when the queue is empty (the deliverer may still have `execute()`
     /// to run, or be done: ``endDelivery()``).
-    @inlinable public mutating func popFirst() -> Effect? {
+    @inlinable mutating func popFirst() -> Effect? {
         guard let effect = first else { return nil }
         first = rest.isEmpty ? nil : rest.removeFirst()
         return effect
     }
 
-    @inlinable public mutating func endDelivery() {
+    @inlinable mutating func endDelivery() {
         isDelivering = false
     }
 }

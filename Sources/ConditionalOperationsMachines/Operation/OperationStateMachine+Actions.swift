@@ -139,7 +139,7 @@ extension OperationStateMachine {
     /// `mutating` though it changes nothing: an event's steps change the machine, and a
     /// non-mutating call reads the machine before its arguments are evaluated (a launch given as
     /// an argument would be unseen), where a mutating call's access begins only once they were.
-    @inlinable public mutating func followup(
+    @inlinable mutating func followup(
         releasing: Bool = false, told: Bool = false, _ step: ReadyStep = .readiness(nil)
     )
         -> Followup

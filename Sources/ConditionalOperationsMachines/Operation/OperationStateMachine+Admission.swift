@@ -17,24 +17,24 @@ extension OperationStateMachine {
             self.conditions = []
         }
 
-        @inlinable public mutating func admit(by queue: Host.Queue) {
+        @inlinable mutating func admit(by queue: Host.Queue) {
             owner = queue
         }
 
-        @inlinable public mutating func add(_ condition: Host.Condition) {
+        @inlinable mutating func add(_ condition: Host.Condition) {
             conditions.append(condition)
         }
 
         /// Every condition answered: they are taken out, the caller holding them.
         @discardableResult
-        @inlinable public mutating func takeConditions() -> [Host.Condition] {
+        @inlinable mutating func takeConditions() -> [Host.Condition] {
             var taken: [Host.Condition] = []
             swap(&taken, &conditions)
             return taken
         }
 
         /// Finished: the owner and the conditions, taken out, to be let go of outside the lock.
-        @inlinable public mutating func take() -> (owner: Host.Queue?, conditions: [Host.Condition]) {
+        @inlinable mutating func take() -> (owner: Host.Queue?, conditions: [Host.Condition]) {
             var taken: (owner: Host.Queue?, conditions: [Host.Condition]) = (nil, [])
             swap(&taken.owner, &owner)
             swap(&taken.conditions, &conditions)
@@ -54,11 +54,11 @@ extension OperationStateMachine {
             self.hasCoalescingEntry = false
         }
 
-        @inlinable public mutating func beginDeallocation() {
+        @inlinable mutating func beginDeallocation() {
             isDeallocating = true
         }
 
-        @inlinable public mutating func coalescingKeySet() {
+        @inlinable mutating func coalescingKeySet() {
             hasCoalescingEntry = true
         }
     }

@@ -146,7 +146,7 @@ extension OperationStateMachine {
 
     /// The dependencies added late finished (the phase no longer records them): what its start,
     /// or its readiness, calls for now. `declined`: its owner's start was declined.
-    @inlinable public mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
+    @inlinable mutating func lateDependenciesFinished(declined: Bool, context: Context) -> Followup {
         // The owner still holds it to start it, unless it declined a start: then it is handed over.
         if let owner { return declined ? .handOver(to: owner) : .nothing }
         if isStartRequested { return followup(context.canLaunch ? .launched(launch()) : .launchLater) }
@@ -156,7 +156,7 @@ extension OperationStateMachine {
 
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled
     /// operation's dependencies; returns the owner to hand the operation to if it declined a start.
-    @inlinable public mutating func dropLateDependencies() -> Host.Queue? {
+    @inlinable mutating func dropLateDependencies() -> Host.Queue? {
         guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
         let declined = passed.late.awaited == .startDeclined
         passed.late = .cleared

@@ -1,5 +1,5 @@
-/// Who hears of the operation: its observers (the event sinks among them), what they are to be
-/// told, and the waiters run once it finished. Written by the events of several concerns
+/// Who hears of the operation: its observers, its event sinks (which are not observers) and what
+/// they are to be told, and the waiters run once it finished. Written by the events of several concerns
 /// (configuration, `+Sinks`, `markFinished`), through these types' methods alone.
 extension OperationStateMachine {
     /// The listeners themselves, words only; their byte-sized marks are ``ListenerMarks``, stored
@@ -17,13 +17,13 @@ extension OperationStateMachine {
         /// there is none (see `+Sinks`).
         @usableFromInline var sinkLog: Host.SinkLog?
 
-        @inlinable public mutating func add(_ observer: Host.Observer) {
+        @inlinable mutating func add(_ observer: Host.Observer) {
             observers.append(observer)
         }
 
         /// `sink` hears of the operation from now on, told `current` first (unless it is the
         /// first state, and the sink does not hear of that one).
-        @inlinable public mutating func addSink(_ sink: Host.Sink, toldOf current: OperationState) {
+        @inlinable mutating func addSink(_ sink: Host.Sink, toldOf current: OperationState) {
             // A timeline's recording, added first, is the log itself (``SinkLog``).
             let log = sinkLog ?? Host.makeSinkLog(for: sink)
             sinkLog = log
@@ -34,17 +34,17 @@ extension OperationStateMachine {
         }
 
         /// The log of the sinks, taken out (``OperationStateMachine/takeEndedSinkLog()``).
-        @inlinable public mutating func takeSinkLog() -> Host.SinkLog? {
+        @inlinable mutating func takeSinkLog() -> Host.SinkLog? {
             defer { sinkLog = nil }
             return sinkLog
         }
 
-        @inlinable public mutating func add(_ waiter: Waiter) {
+        @inlinable mutating func add(_ waiter: Waiter) {
             waiters.append(waiter)
         }
 
         /// The wakes of `dependent`, taken out (``OperationStateMachine/removeWakes(of:)``).
-        @inlinable public mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
+        @inlinable mutating func removeWakes(of dependent: Host.Operation) -> [Waiter] {
             var removed: [Waiter] = []
             waiters.removeAll { waiter in
                 guard case .wake(let woken) = waiter, woken === dependent else { return false }
@@ -56,7 +56,7 @@ extension OperationStateMachine {
 
         /// Finished: the observers and waiters, taken out, to be let go of outside the lock; the
         /// sink log stays, its last message not sent yet. Swapped out: neither is copied.
-        @inlinable public mutating func take() -> (observers: Host.Observers, waiters: [Waiter]) {
+        @inlinable mutating func take() -> (observers: Host.Observers, waiters: [Waiter]) {
             var taken = (observers: Host.Observers(), waiters: [Waiter]())
             swap(&taken.observers, &observers)
             swap(&taken.waiters, &waiters)
@@ -77,17 +77,17 @@ extension OperationStateMachine {
             self.sinksTold = OperationState.initialized
         }
 
-        @inlinable public mutating func added(_ observer: Host.Observer) {
+        @inlinable mutating func added(_ observer: Host.Observer) {
             if Host.hearsStart(observer) { observersHearStart = true }
         }
 
         /// An event sink was added, told `current`; if `hearingStart`, it is sent `didStart`.
-        @inlinable public mutating func addedSink(toldOf current: OperationState, hearingStart: Bool) {
+        @inlinable mutating func addedSink(toldOf current: OperationState, hearingStart: Bool) {
             if hearingStart { observersHearStart = true }
             sinksTold = current
         }
 
-        @inlinable public mutating func told(_ state: OperationState) {
+        @inlinable mutating func told(_ state: OperationState) {
             sinksTold = state
         }
     }

@@ -35,36 +35,36 @@ extension OperationStateMachine {
             self.cancellation = Cancellation.none
         }
 
-        @inlinable public mutating func record(_ error: any Error) {
+        @inlinable mutating func record(_ error: any Error) {
             errors.append(error)
         }
 
-        @inlinable public mutating func record(contentsOf new: [any Error]) {
+        @inlinable mutating func record(contentsOf new: [any Error]) {
             errors.append(contentsOf: new)
         }
 
         /// A failed condition's error, merged with those of the same dependencies
         /// (`ConditionFailures.swift`).
-        @inlinable public mutating func recordConditionFailure(_ error: any Error) {
+        @inlinable mutating func recordConditionFailure(_ error: any Error) {
             Host.appendConditionFailure(error, to: &errors)
         }
 
         /// See ``OperationStateMachine/markCancelled(adding:)``.
-        @inlinable public mutating func markCancelled(adding error: (any Error)?) {
+        @inlinable mutating func markCancelled(adding error: (any Error)?) {
             if cancellation == .offered { errors = errors.map { ($0 as? OfferedCancelError)?.error ?? $0 } }
             if let error { errors.append(error) }
             cancellation = .cancelled
         }
 
         /// See ``OperationStateMachine/dropOfferedCancelErrors()``.
-        @inlinable public mutating func dropOfferedCancelErrors() {
+        @inlinable mutating func dropOfferedCancelErrors() {
             guard cancellation == .offered else { return }
             errors.removeAll { $0 is OfferedCancelError }
             cancellation = .none
         }
 
         /// `error` counts at once if a cancel took effect, else once one does.
-        @inlinable public mutating func offer(_ error: any Error) {
+        @inlinable mutating func offer(_ error: any Error) {
             if cancellation == .cancelled {
                 errors.append(error)  // `super.cancel()` ran on another thread already: it counts (S4)
             } else {
@@ -86,12 +86,12 @@ extension OperationStateMachine {
 
     /// The cancel takes effect: the errors offered for it count, and `error` is recorded, before
     /// `operationDidCancel` is queued with them.
-    @inlinable public mutating func markCancelled(adding error: (any Error)?) {
+    @inlinable mutating func markCancelled(adding error: (any Error)?) {
         outcome.markCancelled(adding: error)
     }
 
     /// Finishing began without a cancel: the errors offered to one never count.
-    @inlinable public mutating func dropOfferedCancelErrors() {
+    @inlinable mutating func dropOfferedCancelErrors() {
         outcome.dropOfferedCancelErrors()
     }
 

@@ -198,7 +198,7 @@ extension OperationStateMachine {
     }
 
     /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    @inlinable public mutating func notReady() -> ReadinessAction {
+    @inlinable mutating func notReady() -> ReadinessAction {
         announcements.answeredNotReady()
         return .answer(false, .nothing)
     }

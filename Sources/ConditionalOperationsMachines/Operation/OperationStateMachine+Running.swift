@@ -1,7 +1,7 @@
 import Foundation
 
-/// From `start()` to `finished`: starting, cancelling (S4, S5), finishing (S6), producing (S10)
-/// and the delivery of callbacks (S1).
+/// From `start()` to `finished`: starting, finishing (S6), producing (S10) and the delivery of
+/// callbacks (S1). The cancel (S4, S5) is in `+Cancellation`.
 extension OperationStateMachine {
     public enum StartAction: Equatable, Sendable {
         /// `start()` was called before: a misuse (S13).

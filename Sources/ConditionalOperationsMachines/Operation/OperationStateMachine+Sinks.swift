@@ -54,12 +54,12 @@ extension OperationStateMachine {
 
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation
     /// without sinks does not even make the event.
-    @inlinable public mutating func tellSinks(_ event: LogEvent) {
+    @inlinable mutating func tellSinks(_ event: LogEvent) {
         listeners.sinkLog?.tell(event)
     }
 
     /// The public state is `current`: the sinks hear of it if it changed.
-    @inlinable public mutating func noteState(_ current: OperationState) {
+    @inlinable mutating func noteState(_ current: OperationState) {
         guard current != sinksTold else { return }
         listenerMarks.told(current)
         listeners.sinkLog?.tell(state: current)
@@ -67,7 +67,7 @@ extension OperationStateMachine {
 
     /// A callback is told when it is queued, which is the order of S1; `didFinish` comes once
     /// finished (``noteFinishedForSinks()``).
-    @inlinable public mutating func noteCallback(_ effect: Effect) {
+    @inlinable mutating func noteCallback(_ effect: Effect) {
         switch effect {
         case .didStart, .didProduce, .didCancel: listeners.sinkLog?.tell(callback: effect)
         case .finish: break
@@ -78,7 +78,7 @@ extension OperationStateMachine {
     /// Returns the sinks, which the caller lets go of once unlocked: the message sent under the
     /// lock must not hold the last reference to one (a timeline its queue let go of, and what its
     /// spans hold; a logger's channel).
-    @inlinable public mutating func noteFinishedForSinks() -> Host.SinkLog.Sinks? {
+    @inlinable mutating func noteFinishedForSinks() -> Host.SinkLog.Sinks? {
         guard let log = listeners.sinkLog else { return nil }
         listenerMarks.told(.finished)
         let sinks = log.takeSinks()

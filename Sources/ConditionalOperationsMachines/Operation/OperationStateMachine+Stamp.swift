@@ -20,12 +20,12 @@ extension OperationStateMachine {
         }
 
         /// The event entered a phase that records `stamp`.
-        @inlinable public mutating func ask(_ stamp: Stamp) {
+        @inlinable mutating func ask(_ stamp: Stamp) {
             awaited = stamp
         }
 
         /// The stamp asked for, which is then passed in: none is left.
-        @inlinable public mutating func take() -> Stamp {
+        @inlinable mutating func take() -> Stamp {
             defer { awaited = .none }
             return awaited
         }

@@ -155,14 +155,14 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
     /// Inlined: the phase is then written in place, as an assignment would, not copied through a
     /// call (the no-op operation's cost).
     @inline(__always)
-    @inlinable public mutating func enter(_ next: Phase) {
+    @inlinable mutating func enter(_ next: Phase) {
         phase = next
         if hasEventSinks { noteState(state) }
     }
 
     /// Records what a caller asked in the phase, which must be one before the operation was
     /// launched, or `draining` for a finish.
-    @inlinable public mutating func record(_ request: Asked) {
+    @inlinable mutating func record(_ request: Asked) {
         switch phase {
         case .initialized(let asked, let count, let deferred):
             enter(.initialized(asked.union(request), count, deferred))
@@ -290,13 +290,13 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
     // MARK: Shared steps
 
     /// Queues a callback; returns whether the caller becomes its deliverer (nobody was delivering).
-    @inlinable public mutating func queueEffect(_ effect: Effect) -> Bool {
+    @inlinable mutating func queueEffect(_ effect: Effect) -> Bool {
         if hasEventSinks { noteCallback(effect) }
         return effects.append(effect)
     }
 
     /// Enters `finishing` and queues the finishing callback; returns whether the caller delivers it.
-    @inlinable public mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
+    @inlinable mutating func queueFinish(_ ending: Ending, thread: ThreadIdentity = .none) -> Bool {
         dropOfferedCancelErrors()
         enter(.finishing(ending, thread: thread))
         return queueEffect(finishEffect(ending))
@@ -315,14 +315,14 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
     /// hold the categories for good. It gives them back itself once its request returned
     /// (``endInlineAcquisition(_:context:)``), granted or not. Returns whether the request
     /// waiting in line is to be withdrawn.
-    @inlinable public mutating func abandonConditions() -> Bool {
+    @inlinable mutating func abandonConditions() -> Bool {
         guard case .acquiring(let acquisition, _) = phase, !acquisition.isInline else { return false }
         return true  // withdraw the request waiting in line
     }
 
     /// Started and ready: execute, or finish (or drain) without executing. A step the events
     /// that launch share (``Launch``), not an event: the runner never calls it.
-    @inlinable public mutating func launch() -> Launch {
+    @inlinable mutating func launch() -> Launch {
         guard case .ready(let verdict, _) = phase else {
             fatalError("launch in phase \(phase): only a ready operation launches")
         }
@@ -354,7 +354,7 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
 
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
-    @inlinable public mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
+    @inlinable mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
         enter(.ready(verdict, passed))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.

@@ -56,20 +56,20 @@ public struct ReadinessAnnouncements: Sendable {
         self.queriesDuring = 0
     }
 
-    @inlinable public mutating func answeredNotReady() {
+    @inlinable mutating func answeredNotReady() {
         hasAnsweredNotReady = true
         if staleAnswers < Self.staleAnswerLimit { staleAnswers += 1 }
     }
 
     /// Became ready outside a query, without an owner: `isReady` answers `true` once the
     /// announcement began.
-    @inlinable public mutating func becameReadyUnannounced() {
+    @inlinable mutating func becameReadyUnannounced() {
         isUnannounced = true
     }
 
     /// Became ready inside a query, without an owner (a plain queue's): returns whether to
     /// announce it again from another thread.
-    @inlinable public mutating func becameReadyAfterAnsweringNotReady() -> Bool {
+    @inlinable mutating func becameReadyAfterAnsweringNotReady() -> Bool {
         guard hasAnsweredNotReady, !isReannouncePending else { return false }
         isReannouncePending = true  // not now: Foundation may hold its queue's lock while it asks
         return true
@@ -77,7 +77,7 @@ public struct ReadinessAnnouncements: Sendable {
 
     /// A query of a ready, announced, unstarted operation: returns whether to announce again from
     /// another thread (the query may be the queue's re-test, which found a stale `false`).
-    @inlinable public mutating func queriedWhileReady() -> Bool {
+    @inlinable mutating func queriedWhileReady() -> Bool {
         if inProgress > 0 {
             if queriesDuring < 2 { queriesDuring += 1 }
             return false
@@ -88,7 +88,7 @@ public struct ReadinessAnnouncements: Sendable {
     }
 
     /// Called once `willChangeValue` was posted: from here on `isReady` answers `true`.
-    @inlinable public mutating func begin() {
+    @inlinable mutating func begin() {
         inProgress += 1
         hasAnnounced = true
         isUnannounced = false
@@ -96,7 +96,7 @@ public struct ReadinessAnnouncements: Sendable {
 
     /// Returns `true` when the announcement must be repeated; `waiting`: the operation is still
     /// ready and not started.
-    @inlinable public mutating func end(waiting: Bool) -> Bool {
+    @inlinable mutating func end(waiting: Bool) -> Bool {
         inProgress -= 1
         let repeatIt = queriesDuring >= 2 && waiting && takeStaleAnswer()
         if repeatIt || inProgress == 0 { queriesDuring = 0 }
@@ -104,7 +104,7 @@ public struct ReadinessAnnouncements: Sendable {
     }
 
     /// The re-announcement dispatched earlier is being made.
-    @inlinable public mutating func reannouncing() {
+    @inlinable mutating func reannouncing() {
         isReannouncePending = false
     }
 
