@@ -22,11 +22,8 @@ final class ExclusivityController: Sendable {
         self.clock = clock
     }
 
-    /// What ``acquire(_:for:operation:grant:)`` did.
-    typealias Acquisition = CategoryAcquisition
-
     /// Requests `categories` (keys as conditions give them, ``CategoryKey``) for `requester`.
-    /// Returns ``Acquisition/granted`` when they are all held at once; otherwise `grant` runs once
+    /// Returns ``CategoryAcquisition/granted`` when they are all held at once; otherwise `grant` runs once
     /// they are, outside the lock. A request `requester` still had is given back first. A key
     /// giving a category or a rate limit another limit or rate than the first one given stops the
     /// program naming `operation` (S13).
@@ -34,7 +31,7 @@ final class ExclusivityController: Sendable {
     func acquire(
         _ categories: Set<String>, for requester: ObjectIdentifier, operation: ConditionalOperation? = nil,
         grant: @escaping Grant
-    ) -> Acquisition {
+    ) -> CategoryAcquisition {
         let needs = categories.map(CategoryKey.need(of:))
         var now = needs.contains(where: \.isRate) ? clock.now : nil
         while true {
