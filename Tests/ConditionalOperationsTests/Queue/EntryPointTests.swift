@@ -77,5 +77,55 @@ extension ConditionalOperationsTests {
             #expect(operation.ran.current == 1)
             #expect(delegate.added.all.count == 1 && delegate.finished.all.count == 1)
         }
+
+        /// swift-corelibs-foundation's own queue hangs the caller adding a cancelled operation while
+        /// a barrier block waits (it asks the operation `isReady` holding its lock, and the `true`
+        /// schedules under the same lock): the queue's barriers are its own.
+        @Test func aCancelledOperationAddedWhileABarrierWaitsIsAdded() async {
+            let queue = ConditionalOperationQueue()
+            let blocker = DispatchSemaphore(value: 0)
+            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
+            queue.addBarrierBlock {}
+            let conditional = ProbeOperation()
+            conditional.cancel()
+            let plain = BlockOperation {}
+            plain.cancel()
+            let added = Latch(count: 2)
+            for operation in [conditional, plain] as [Foundation.Operation] {
+                DispatchQueue.global().async {
+                    queue.addOperation(operation)
+                    added.countDown()
+                }
+            }
+            #expect(await added.wait(seconds: 5))
+            blocker.signal()
+            #expect(await within { await queue.waitUntilIdle() } != nil)
+        }
+
+        /// There Foundation asks `isReady` holding its queue's lock: the first answer of an operation
+        /// whose dependencies were added before it hands them to Foundation, which asks again, and
+        /// schedules (taking that lock) only on a `true`, never given meanwhile.
+        @Test func anOperationWithHeldBackDependenciesAddedToAPlainQueueWhileABarrierWaitsRuns() async {
+            let queue = OperationQueue()
+            let blocker = DispatchSemaphore(value: 0)
+            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
+            queue.addBarrierBlock {}
+            let finished = BlockOperation {}
+            finished.start()
+            let unfinished = BlockOperation {}
+            let operation = ProbeOperation()
+            operation.addDependency(finished)
+            operation.addDependency(unfinished)
+            let done = completionLatch([operation])
+            let added = Latch()
+            DispatchQueue.global().async {
+                queue.addOperation(operation)
+                added.countDown()
+            }
+            #expect(await added.wait(seconds: 5))
+            blocker.signal()
+            queue.addOperation(unfinished)
+            #expect(await done.wait(seconds: 10))
+        }
     }
 }
