@@ -115,7 +115,7 @@ public final class OperationTimeline: Sendable {
     ) -> TrackRecording {
         let recording = TrackRecording(timeline: self, operation: owner)
         state.withLock {
-            $0.add(recording, TimelineTrack(recording, type: type, name: name, parent: parent, queue: queue))
+            $0.add(recording, type: type, name: name, parent: parent, queue: queue)
         }
         return recording
     }

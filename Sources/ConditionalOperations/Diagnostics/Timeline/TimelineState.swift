@@ -28,10 +28,14 @@ struct TimelineState {
         self.capacity = capacity
     }
 
-    /// Lists `recording` with its row, giving it its track.
-    mutating func add(_ recording: TrackRecording, _ track: TimelineTrack) {
+    /// Lists `recording` with its row, giving it its track. The row is made here, in place: one
+    /// made by the caller was copied into the list, retaining each of its references.
+    mutating func add(
+        _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
+        queue: ObjectIdentifier?
+    ) {
         recording.track = tracks.count
-        tracks.append(track)
+        tracks.append(TimelineTrack(recording, type: type, name: name, parent: parent, queue: queue))
     }
 
     /// The operation of `recording` finished: its spans are kept, the oldest dropped beyond
