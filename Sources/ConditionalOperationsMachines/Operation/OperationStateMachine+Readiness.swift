@@ -117,6 +117,9 @@ extension OperationStateMachine {
         case .ready(_, let passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready: Foundation knows (S9).
             return .readDependencies(.asked)
+        case .ready where readsFoundationWhileReady:
+            // A plain queue may have made it depend on a barrier block (``readsFoundationWhileReady``).
+            return .readDependencies(.asked)
         case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
@@ -170,6 +173,9 @@ extension OperationStateMachine {
             passed.late = .cleared
             enter(.ready(verdict, passed))
             return .answer(true, lateDependenciesFinished(declined: declined, context: context))
+        case .ready where readsFoundationWhileReady && dependenciesFinished == false:
+            // A barrier block of its plain queue is a dependency now: it waits for it.
+            return notReady()
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, .nothing)
@@ -183,6 +189,16 @@ extension OperationStateMachine {
             // Past ready.
             return .answer(true, .nothing)
         }
+    }
+
+    /// Ready, not started or cancelled, and in no queue of the library's: its plain queue may have
+    /// made it depend on a barrier block, which Foundation adds itself, not through
+    /// `addDependency(_:)`. Foundation's answer then decides: a `true` would start it before the
+    /// barrier, and, read as Foundation adds the barrier holding its queue's lock, schedule under
+    /// that lock and hang. Not where Foundation's count is stale (``DependencyCount/stale``).
+    @inlinable var readsFoundationWhileReady: Bool {
+        guard case .ready(_, let passed) = phase else { return false }
+        return owner == nil && !isStartRequested && !isCancelled && passed.dependencyCount == .counted
     }
 
     /// Enters `pending` at `stage` from `initialized` or `pending`, keeping what was asked and

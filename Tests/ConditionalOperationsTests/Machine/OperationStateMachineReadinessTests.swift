@@ -36,6 +36,19 @@ extension ConditionalOperationsTests {
             #expect(due)
         }
 
+        /// A plain queue adds a barrier block as a dependency itself: once ready, an operation in no
+        /// queue of the library's answers with Foundation, until it is started or cancelled.
+        @Test func aReadyOperationInAPlainQueueAnswersWithFoundationUntilStarted() {
+            var machine = Self.readyMachine()
+            #expect(machine.settledReadiness() == .readDependencies(.asked))
+            let held = machine.queryReadiness(dependenciesFinished: false, stage: .asked, context: .query)
+            #expect(held == .answer(false, .nothing), "behind a barrier")
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query).isReady)
+            #expect(machine.start() != .misuse)
+            #expect(machine.settledReadiness() == .answer(true), "started: nothing is read")
+        }
+
         @Test func aQueryThatMakesItReadyAtOnceAnnouncesNothing() {
             var machine = Machine()
             let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)

@@ -97,15 +97,50 @@ extension ConditionalOperationsTests {
                     added.countDown()
                 }
             }
-            #expect(await added.wait(seconds: 5))
+            guard await added.wait(seconds: 5) else {
+                Issue.record("adding it hung: Foundation scheduled under its own lock")
+                blocker.signal()
+                return
+            }
             blocker.signal()
             #expect(await within { await queue.waitUntilIdle() } != nil)
         }
 
-        /// There Foundation asks `isReady` holding its queue's lock: the first answer of an operation
-        /// whose dependencies were added before it hands them to Foundation, which asks again, and
-        /// schedules (taking that lock) only on a `true`, never given meanwhile.
-        @Test func anOperationWithHeldBackDependenciesAddedToAPlainQueueWhileABarrierWaitsRuns() async {
+        /// A plain queue makes an operation added while a barrier block waits depend on it, itself,
+        /// not through `addDependency(_:)`, and reads `isReady` again as it does, holding its
+        /// queue's lock: a `true` there would schedule under that lock (and start the operation
+        /// before the barrier). A ready operation waits for the barrier like any other.
+        @Test func aReadyOperationAddedToAPlainQueueWhileABarrierWaitsRunsAfterIt() async {
+            let queue = OperationQueue()
+            let blocker = DispatchSemaphore(value: 0)
+            let order = Recorder()
+            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
+            queue.addBarrierBlock { order.record("barrier") }
+            let operation = ClosureOperation<Void> { operation in
+                order.record("operation")
+                operation.finish()
+            }
+            let done = completionLatch([operation])
+            let added = Latch()
+            DispatchQueue.global().async {
+                queue.addOperation(operation)
+                added.countDown()
+            }
+            guard await added.wait(seconds: 5) else {
+                Issue.record("adding it hung: Foundation scheduled under its own lock")
+                blocker.signal()
+                return
+            }
+            #expect(!operation.isFinished, "it waits for the barrier")
+            blocker.signal()
+            #expect(await done.wait(seconds: 10))
+            #expect(order.all == ["barrier", "operation"])
+        }
+
+        /// The first `isReady` read, before Foundation takes its lock, hands over the dependencies
+        /// added before the operation was enqueued; then Foundation adds the barrier and reads it
+        /// again under its lock, where the answer is `false` (one of them has not finished).
+        @Test func anOperationWithDeferredDependenciesAddedToAPlainQueueWhileABarrierWaitsRuns() async {
             let queue = OperationQueue()
             let blocker = DispatchSemaphore(value: 0)
             queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
@@ -122,7 +157,11 @@ extension ConditionalOperationsTests {
                 queue.addOperation(operation)
                 added.countDown()
             }
-            #expect(await added.wait(seconds: 5))
+            guard await added.wait(seconds: 5) else {
+                Issue.record("adding it hung: Foundation scheduled under its own lock")
+                blocker.signal()
+                return
+            }
             blocker.signal()
             queue.addOperation(unfinished)
             #expect(await done.wait(seconds: 10))

@@ -28,8 +28,8 @@ struct TimelineState {
         self.capacity = capacity
     }
 
-    /// Lists `recording` with its row, giving it its track. The row is made here, in place: one
-    /// made by the caller was copied into the list, retaining each of its references.
+    /// Lists `recording` with its row, giving it its track. The row is made here, in the list: one
+    /// made by the caller would be copied into it, each of its references retained again.
     mutating func add(
         _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
         queue: ObjectIdentifier?
