@@ -126,6 +126,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         case .dependencies:
             // Foundation's `false` stands if the phase it was read in is still the hint's.
             if !dependenciesFinished, readinessHint() == .dependencies { return false }
+        case .foundation:
+            // Foundation's `true` stands; its `false` is recorded under the lock.
+            if super.isReady { return true }
         case .ask, .countDependencies:
             break
         }
@@ -160,7 +163,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         case .deferred: return false
         case .countDependencies:
             return super.isReady || super.dependencies.allSatisfy { $0.isFinished }
-        case .ask, .dependencies, .waiting, .started, .finished: return super.isReady
+        case .ask, .dependencies, .waiting, .foundation, .started, .finished: return super.isReady
         }
     }
 
@@ -199,7 +202,7 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         let hint = readinessHint()
         switch hint {
         case .started, .finished: return
-        case .ask, .deferred, .dependencies, .waiting, .countDependencies: break
+        case .ask, .deferred, .dependencies, .waiting, .foundation, .countDependencies: break
         }
         wakeWhenFinished([operation])
         if hint == .dependencies { return }

@@ -196,7 +196,7 @@ extension OperationStateMachine {
     /// `addDependency(_:)`. Foundation's answer then decides: a `true` would start it before the
     /// barrier, and, read as Foundation adds the barrier holding its queue's lock, schedule under
     /// that lock and hang. Not where Foundation's count is stale (``DependencyCount/stale``).
-    @inlinable var readsFoundationWhileReady: Bool {
+    @inlinable public var readsFoundationWhileReady: Bool {
         guard case .ready(_, let passed) = phase else { return false }
         return owner == nil && !isStartRequested && !isCancelled && passed.dependencyCount == .counted
     }

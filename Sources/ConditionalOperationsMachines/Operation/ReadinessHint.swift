@@ -20,6 +20,10 @@ public enum ReadinessHint: UInt8, Sendable {
     case countDependencies
     /// Its conditions or categories will tell, after a `false` was answered: `false`.
     case waiting
+    /// Ready, in no queue of the library's, not started, never announced: Foundation's `true` is
+    /// the answer (its queue may have made it depend on a barrier block,
+    /// ``OperationStateMachine/readsFoundationWhileReady``); its `false` needs the locked query.
+    case foundation
     /// Started, and not finished: `isReady` is `true`.
     case started
     /// `isReady` and `isFinished` are `true`.
@@ -45,6 +49,11 @@ extension OperationStateMachine {
         case .ready(_, let passed) where passed.awaitsLateDependency && passed.dependencyCount == .stale:
             // Its start reads the dependencies themselves.
             return .countDependencies
+        case .ready(_, let passed)
+        where readsFoundationWhileReady && !passed.awaitsLateDependency && !announcements.hasAnnounced
+            && !announcements.isUnannounced:
+            // Its `true` changes nothing; asked often (by every reader of `isReady`).
+            return .foundation
         case .ready:
             // A query while ready counts (``ReadinessAnnouncements/queriedWhileReady()``).
             return .ask

@@ -40,6 +40,8 @@ extension ConditionalOperationsTests {
         /// queue of the library's answers with Foundation, until it is started or cancelled.
         @Test func aReadyOperationInAPlainQueueAnswersWithFoundationUntilStarted() {
             var machine = Self.readyMachine()
+            let hint = machine.readinessHint
+            #expect(hint == .foundation, "Foundation's true is read without the lock")
             #expect(machine.settledReadiness() == .readDependencies(.asked))
             let held = machine.queryReadiness(dependenciesFinished: false, stage: .asked, context: .query)
             #expect(held == .answer(false, .nothing), "behind a barrier")
