@@ -83,23 +83,11 @@ extension ConditionalOperationsTests {
         /// schedules under the same lock): the queue's barriers are its own.
         @Test func aCancelledOperationAddedWhileABarrierWaitsIsAdded() async {
             let queue = ConditionalOperationQueue()
-            let blocker = DispatchSemaphore(value: 0)
-            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
-            queue.addBarrierBlock {}
             let conditional = ProbeOperation()
             conditional.cancel()
             let plain = BlockOperation {}
             plain.cancel()
-            let added = Latch(count: 2)
-            for operation in [conditional, plain] as [Foundation.Operation] {
-                DispatchQueue.global().async {
-                    queue.addOperation(operation)
-                    added.countDown()
-                }
-            }
-            guard await added.wait(seconds: 5) else {
-                Issue.record("adding it hung: Foundation scheduled under its own lock")
-                blocker.signal()
+            guard let blocker = await Self.addWhileABarrierWaits([conditional, plain], to: queue) else {
                 return
             }
             blocker.signal()
@@ -112,25 +100,16 @@ extension ConditionalOperationsTests {
         /// before the barrier). A ready operation waits for the barrier like any other.
         @Test func aReadyOperationAddedToAPlainQueueWhileABarrierWaitsRunsAfterIt() async {
             let queue = OperationQueue()
-            let blocker = DispatchSemaphore(value: 0)
             let order = Recorder()
-            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
-            queue.addBarrierBlock { order.record("barrier") }
             let operation = ClosureOperation<Void> { operation in
                 order.record("operation")
                 operation.finish()
             }
             let done = completionLatch([operation])
-            let added = Latch()
-            DispatchQueue.global().async {
-                queue.addOperation(operation)
-                added.countDown()
-            }
-            guard await added.wait(seconds: 5) else {
-                Issue.record("adding it hung: Foundation scheduled under its own lock")
-                blocker.signal()
-                return
-            }
+            guard
+                let blocker = await Self.addWhileABarrierWaits(
+                    [operation], to: queue, barrier: { order.record("barrier") })
+            else { return }
             #expect(!operation.isFinished, "it waits for the barrier")
             blocker.signal()
             #expect(await done.wait(seconds: 10))
@@ -142,9 +121,6 @@ extension ConditionalOperationsTests {
         /// again under its lock, where the answer is `false` (one of them has not finished).
         @Test func anOperationWithDeferredDependenciesAddedToAPlainQueueWhileABarrierWaitsRuns() async {
             let queue = OperationQueue()
-            let blocker = DispatchSemaphore(value: 0)
-            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
-            queue.addBarrierBlock {}
             let finished = BlockOperation {}
             finished.start()
             let unfinished = BlockOperation {}
@@ -152,19 +128,35 @@ extension ConditionalOperationsTests {
             operation.addDependency(finished)
             operation.addDependency(unfinished)
             let done = completionLatch([operation])
-            let added = Latch()
-            DispatchQueue.global().async {
-                queue.addOperation(operation)
-                added.countDown()
+            guard let blocker = await Self.addWhileABarrierWaits([operation], to: queue) else { return }
+            blocker.signal()
+            queue.addOperation(unfinished)
+            #expect(await done.wait(seconds: 10))
+        }
+
+        /// Holds `queue` with a blocked operation and `barrier` behind it, then adds `operations`
+        /// from other threads. Returns what lets the blocked operation go once every add returned;
+        /// `nil`, the issue recorded and the operation let go, if one hung for 5 seconds.
+        private static func addWhileABarrierWaits(
+            _ operations: [Foundation.Operation], to queue: OperationQueue,
+            barrier: @escaping @Sendable () -> Void = {}
+        ) async -> DispatchSemaphore? {
+            let blocker = DispatchSemaphore(value: 0)
+            queue.addOperation { _ = blocker.wait(timeout: .now() + 10) }
+            queue.addBarrierBlock(barrier)
+            let added = Latch(count: operations.count)
+            for operation in operations {
+                DispatchQueue.global().async {
+                    queue.addOperation(operation)
+                    added.countDown()
+                }
             }
             guard await added.wait(seconds: 5) else {
                 Issue.record("adding it hung: Foundation scheduled under its own lock")
                 blocker.signal()
-                return
+                return nil
             }
-            blocker.signal()
-            queue.addOperation(unfinished)
-            #expect(await done.wait(seconds: 10))
+            return blocker
         }
     }
 }
