@@ -8,6 +8,13 @@ extension ConditionalOperationQueue {
         -> (holder: ConditionalOperation, cycle: [Foundation.Operation])?
     {
         let key = InFlightKeys.Key(key, of: operation)
-        return storage.coalescingHolder(of: key, orClaimFor: operation)
+        var found = storage.coalescingHolder(of: key, for: operation, takingOverFrom: nil)
+        // Finished within the `start()` a drainer gave it, a holder is forgotten with the
+        // drainer's next trip, after its waiters were resumed: whoever saw it finish finds the
+        // key free. Read outside the queue's lock.
+        while let holder = found?.holder, holder.isFinished {
+            found = storage.coalescingHolder(of: key, for: operation, takingOverFrom: holder)
+        }
+        return found
     }
 }

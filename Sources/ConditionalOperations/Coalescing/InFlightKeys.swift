@@ -2,8 +2,10 @@
 /// class and coalescing key join, kept by the queue's registry under its lock.
 ///
 /// An operation holds its key from the moment it is added until it finished: the registry frees it
-/// when it forgets the operation, in the same trip, before the operation's waiters (`value`,
-/// `queue.run`, `untilFinished()`) are resumed, so that whoever saw it finish finds the key free.
+/// when it forgets the operation. One that finished within the `start()` a drainer gave it is
+/// forgotten with the drainer's next trip, after its waiters (`value`, `queue.run`,
+/// `untilFinished()`) were resumed: whoever saw it finish and adds an operation with its key
+/// takes the key over (``holder(of:takingOverFrom:for:)``).
 struct InFlightKeys {
     /// A key is per class: two operations of different classes never join, whatever their keys.
     struct Key: Hashable {
@@ -27,6 +29,18 @@ struct InFlightKeys {
     /// holds it from now on.
     mutating func holder(of key: Key, orClaimFor operation: ConditionalOperation) -> ConditionalOperation? {
         if let holder = holders[key] { return holder }
+        holders[key] = operation
+        held[ObjectIdentifier(operation)] = key
+        return nil
+    }
+
+    /// The unfinished operation holding `key`, to join, now that `finished`, which held it, has
+    /// finished; `nil` if there is none, and `operation` holds the key from now on.
+    mutating func holder(
+        of key: Key, takingOverFrom finished: ConditionalOperation, for operation: ConditionalOperation
+    ) -> ConditionalOperation? {
+        if let holder = holders[key], holder !== finished { return holder }
+        held[ObjectIdentifier(finished)] = nil
         holders[key] = operation
         held[ObjectIdentifier(operation)] = key
         return nil

@@ -248,14 +248,20 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     var cycleSearchVisits: Int { state.withLock { $0.registry.cycleSearchVisits } }
 
-    /// S27: the unfinished operation holding `key`, or `nil` and `operation` holds it from now on.
-    func coalescingHolder(of key: InFlightKeys.Key, orClaimFor operation: ConditionalOperation)
-        -> (holder: ConditionalOperation, cycle: [Foundation.Operation])?
-    {
+    /// S27: the operation holding `key`, or `nil` and `operation` holds it from now on; the
+    /// holder `finished` (seen finished, not forgotten yet) holds it no more.
+    func coalescingHolder(
+        of key: InFlightKeys.Key, for operation: ConditionalOperation,
+        takingOverFrom finished: ConditionalOperation?
+    ) -> (holder: ConditionalOperation, cycle: [Foundation.Operation])? {
         state.withLock { state in
-            guard let holder = state.registry.inFlightKeys.holder(of: key, orClaimFor: operation) else {
-                return nil
-            }
+            let found =
+                if let finished {
+                    state.registry.inFlightKeys.holder(of: key, takingOverFrom: finished, for: operation)
+                } else {
+                    state.registry.inFlightKeys.holder(of: key, orClaimFor: operation)
+                }
+            guard let holder = found else { return nil }
             return (holder, state.registry.cycle(joining: operation, to: holder))
         }
     }

@@ -176,6 +176,21 @@ extension ConditionalOperationsTests.CoalescingTests {
             #expect(executions.current == 3)
         }
 
+        /// An operation that finishes within the `start()` its queue's drainer gave it is
+        /// forgotten with the drainer's next trip, after its waiters were resumed: one of them
+        /// that adds an operation with the same key, there and then, finds the key free.
+        @Test func S27_theKeyIsFreeForWhoeverSawItsOperationFinishBeforeTheQueueForgotIt() async throws {
+            let queue = ConditionalOperationQueue()
+            let executions = Counter()
+            let first = CountedFetch(key: "again", executions: executions, finishesAtOnce: true)
+            let second = CountedFetch(key: "again", executions: executions, finishesAtOnce: true)
+            first.whenFinished { queue.addOperation(second) }
+            queue.addOperation(first)
+            #expect(try await within { try await second.value }?.get() == 42)
+            #expect(second.coalescedInto == nil, "it executes: the one before it finished")
+            #expect(executions.current == 2)
+        }
+
         @Test func S27_theSameKeyOnAnotherClassOrAnotherKeyDoesNotJoin() async throws {
             let queue = ConditionalOperationQueue()
             let first = await Self.joined(1, key: "k", on: queue)[0]

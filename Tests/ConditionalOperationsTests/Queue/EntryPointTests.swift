@@ -116,6 +116,36 @@ extension ConditionalOperationsTests {
             #expect(order.all == ["barrier", "operation"])
         }
 
+        /// swift-corelibs-foundation keeps counting a dependency removed unfinished, and leaves
+        /// its barrier blocks out of `dependencies`: on its own queue such an operation cannot
+        /// tell a barrier was added (LinuxNotes). A `ConditionalOperationQueue` makes it depend
+        /// on its barrier through `addDependency(_:)`, and it runs after the barrier.
+        @Test
+        func anOperationWithADependencyRemovedUnfinishedRunsAfterTheBarrierOfAConditionalOperationQueue()
+            async
+        {
+            let queue = ConditionalOperationQueue()
+            let order = Recorder()
+            let removed = BlockOperation {}
+            let operation = ClosureOperation<Void> { operation in
+                order.record("operation")
+                operation.finish()
+            }
+            operation.addDependency(removed)
+            #expect(!operation.isReady, "admitted: Foundation counts the dependency")
+            operation.removeDependency(removed)
+            #expect(operation.isReady, "it reads its dependencies itself")
+            let done = completionLatch([operation])
+            guard
+                let blocker = await Self.addWhileABarrierWaits(
+                    [operation], to: queue, barrier: { order.record("barrier") })
+            else { return }
+            #expect(!operation.isFinished, "it waits for the barrier")
+            blocker.signal()
+            #expect(await done.wait(seconds: 10))
+            #expect(order.all == ["barrier", "operation"])
+        }
+
         /// The first `isReady` read, before Foundation takes its lock, hands over the dependencies
         /// added before the operation was enqueued; then Foundation adds the barrier and reads it
         /// again under its lock, where the answer is `false` (one of them has not finished).
