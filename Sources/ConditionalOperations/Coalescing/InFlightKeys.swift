@@ -25,8 +25,8 @@ struct InFlightKeys {
     /// Whether no operation holds a key: then forgetting an operation costs nothing more.
     var isEmpty: Bool { held.isEmpty }
 
-    /// The unfinished operation holding `key`, to join; `nil` if there is none, and `operation`
-    /// holds it from now on.
+    /// The operation holding `key`, to join unless it finished (the queue forgets a holder a moment
+    /// after it finished); `nil` if there is none, and `operation` holds it from now on.
     mutating func holder(of key: Key, orClaimFor operation: ConditionalOperation) -> ConditionalOperation? {
         if let holder = holders[key] { return holder }
         holders[key] = operation
@@ -34,8 +34,8 @@ struct InFlightKeys {
         return nil
     }
 
-    /// The unfinished operation holding `key`, to join, now that `finished`, which held it, has
-    /// finished; `nil` if there is none, and `operation` holds the key from now on.
+    /// The operation holding `key`, now that `finished`, which held it, finished (not forgotten
+    /// yet); `nil` if there is none, and `operation` holds the key from now on.
     mutating func holder(
         of key: Key, takingOverFrom finished: ConditionalOperation, for operation: ConditionalOperation
     ) -> ConditionalOperation? {

@@ -55,8 +55,24 @@ extension ConditionalOperationQueue {
         } else {
             fatalError("\(type(of: operation)): a plain operation registered without a route")
         }
-        if !registration.cycle.isEmpty { breakCycle(registration.cycle) }
+        if !registration.cycle.isEmpty { breakCycle(unfinished(registration.cycle, closedBy: operation)) }
         return isReady
+    }
+
+    /// The cycle `operation` closes, without any that finished: one that finished within the
+    /// `start()` a drainer gave it stays in the graph until the drainer's next trip, after its
+    /// waiters were resumed, and a cycle through it is none (a cancelled operation finishes
+    /// before its dependencies do). Read outside the queue's lock.
+    private func unfinished(_ cycle: [Foundation.Operation], closedBy operation: Foundation.Operation)
+        -> [Foundation.Operation]
+    {
+        var cycle = cycle
+        var finished = cycle.filter(\.isFinished)
+        while !finished.isEmpty {
+            cycle = storage.cycle(of: operation, detaching: finished)
+            finished = cycle.filter(\.isFinished)
+        }
+        return cycle
     }
 
     /// Only an operation with unfinished dependencies can be part of a cycle. Foundation's own

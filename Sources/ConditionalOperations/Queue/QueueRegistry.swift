@@ -105,6 +105,28 @@ struct QueueRegistry {
         return true
     }
 
+    /// `finished` finished and are still registered: an operation that finished within the
+    /// `start()` a drainer gave it is forgotten with the drainer's next trip, after its waiters
+    /// were resumed. Their edges go now, so that no search finds a cycle through them (a
+    /// cancelled operation finishes before its dependencies do); they stay counted until they
+    /// are forgotten. Returns the operations of the cycle `operation` still closes.
+    mutating func cycle(of operation: Foundation.Operation, detaching finished: [Foundation.Operation])
+        -> [Foundation.Operation]
+    {
+        for id in finished.lazy.map(ObjectIdentifier.init) {
+            guard let entry = entries[id] else { continue }
+            for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
+            for dependent in entry.dependents { entries[dependent]?.dependencies.removeAll { $0 == id } }
+            for dependency in entry.elsewhere { awaitedBy[dependency]?.remove(id) }
+            entries[id]?.dependencies = []
+            entries[id]?.dependents = []
+        }
+        let id = ObjectIdentifier(operation)
+        let cycle = reachable(from: id, along: \.dependencies).intersection(
+            reachable(from: id, along: \.dependents))
+        return cycle.compactMap { entries[$0]?.operation }
+    }
+
     /// Takes `operation` out of ``loose`` if it is there: the last one takes its place.
     private mutating func removeLoose(_ operation: ConditionalOperation) -> Bool {
         let slot = Int(operation.registrySlot)

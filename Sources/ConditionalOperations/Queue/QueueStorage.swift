@@ -248,6 +248,14 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     var cycleSearchVisits: Int { state.withLock { $0.registry.cycleSearchVisits } }
 
+    /// The operations of the cycle `operation` closes, once the edges through `finished` went
+    /// (``QueueRegistry/cycle(of:detaching:)``).
+    func cycle(of operation: Foundation.Operation, detaching finished: [Foundation.Operation])
+        -> [Foundation.Operation]
+    {
+        state.withLock { $0.registry.cycle(of: operation, detaching: finished) }
+    }
+
     /// S27: the operation holding `key`, or `nil` and `operation` holds it from now on; the
     /// holder `finished` (seen finished, not forgotten yet) holds it no more.
     func coalescingHolder(

@@ -191,6 +191,32 @@ extension ConditionalOperationsTests.CoalescingTests {
             #expect(executions.current == 2)
         }
 
+        /// Forgetting the finished holder a key was taken over from leaves the key with the
+        /// operation that took it: one added after joins that one.
+        @Test func S27_aKeyTakenOverFromAFinishedHolderStaysWithTheOperationThatTookIt() async throws {
+            final class FinishesHeard: ConditionalOperationQueueDelegate {
+                let first = Latch()
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+                    errors: [any Error]
+                ) { first.countDown() }
+            }
+            let queue = ConditionalOperationQueue()
+            let delegate = FinishesHeard()
+            queue.delegate = delegate
+            let first = CountedFetch(key: "again", finishesAtOnce: true)
+            let second = CountedFetch(key: "again")
+            first.whenFinished { queue.addOperation(second) }
+            queue.addOperation(first)
+            #expect(await second.executing.wait(seconds: 10))
+            #expect(await delegate.first.wait(seconds: 10), "the queue forgot the first")
+            let third = CountedFetch(key: "again")
+            queue.addOperation(third)
+            #expect(third.coalescedInto === second)
+            second.release()
+            #expect(try await within { try await third.value }?.get() == 42)
+        }
+
         @Test func S27_theSameKeyOnAnotherClassOrAnotherKeyDoesNotJoin() async throws {
             let queue = ConditionalOperationQueue()
             let first = await Self.joined(1, key: "k", on: queue)[0]

@@ -45,6 +45,32 @@ extension ConditionalOperationsTests {
                 (chain + added + [earlier]).allSatisfy { $0.executions.current == 1 && $0.errors.isEmpty })
         }
 
+        /// An operation that finished within the `start()` its queue's drainer gave it stays in
+        /// the graph until the drainer's next trip, after its waiters were resumed. A cancelled one
+        /// finishes before its dependency does: an operation one of its waiters adds, there and
+        /// then, finds no cycle through it.
+        @Test func S9_noCycleRunsThroughAnOperationThatFinishedBeforeItsQueueForgotIt() async {
+            let queue = ConditionalOperationQueue()
+            let last = ProbeOperation()
+            let first = ProbeOperation()
+            first.addDependency(last)
+            queue.addOperation(first)
+            let cancelled = ProbeOperation()
+            cancelled.addDependency(first)
+            queue.addOperation(cancelled)
+            let middle = ProbeOperation()
+            middle.addDependency(cancelled)
+            queue.addOperation(middle)
+            last.addDependency(middle)
+            cancelled.whenFinished { queue.addOperation(last) }
+            let done = completionLatch([middle, last, first])
+            cancelled.cancel()
+            #expect(await done.wait())
+            // The cancelled one waited for `first`, which waits for `last`, which waits for
+            // `middle`, which waited for the cancelled one: no longer, once it finished.
+            #expect([middle, last, first].allSatisfy { $0.executions.current == 1 && $0.errors.isEmpty })
+        }
+
         @Test func S9_addingOperationsThatALongChainAwaitsSearchesLittle() async {
             let queue = ConditionalOperationQueue()
             let gate = BlockOperation {}
