@@ -15,6 +15,15 @@ extension ConditionalOperationQueue {
         while let holder = found?.holder, holder.isFinished {
             found = storage.coalescingHolder(of: key, for: operation, takingOverFrom: holder)
         }
-        return found
+        guard let (holder, cycle) = found else { return nil }
+        // The same goes for a cycle through an operation that finished (a cancelled one finishes
+        // before its dependencies do): it is none.
+        var unfinishedCycle = cycle
+        var finished = cycle.filter(\.isFinished)
+        while !finished.isEmpty {
+            unfinishedCycle = storage.cycle(joining: operation, to: holder, detaching: finished)
+            finished = unfinishedCycle.filter(\.isFinished)
+        }
+        return (holder, unfinishedCycle)
     }
 }

@@ -80,9 +80,7 @@ struct QueueRegistry {
             closesCycle(dependencies: known, awaiting: earlierDependents)
         else { return (isKnown, []) }
         // Rare: every operation of every cycle through it, each searched in full.
-        let cycle = reachable(from: id, along: \.dependencies).intersection(
-            reachable(from: id, along: \.dependents))
-        return (isKnown, cycle.compactMap { entries[$0]?.operation })
+        return (isKnown, cycle(of: operation))
     }
 
     /// Forgets an operation that finished; returns whether it was known.
@@ -109,10 +107,8 @@ struct QueueRegistry {
     /// `start()` a drainer gave it is forgotten with the drainer's next trip, after its waiters
     /// were resumed. Their edges go now, so that no search finds a cycle through them (a
     /// cancelled operation finishes before its dependencies do); they stay counted until they
-    /// are forgotten. Returns the operations of the cycle `operation` still closes.
-    mutating func cycle(of operation: Foundation.Operation, detaching finished: [Foundation.Operation])
-        -> [Foundation.Operation]
-    {
+    /// are forgotten.
+    mutating func detach(_ finished: [Foundation.Operation]) {
         for id in finished.lazy.map(ObjectIdentifier.init) {
             guard let entry = entries[id] else { continue }
             for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
@@ -121,6 +117,10 @@ struct QueueRegistry {
             entries[id]?.dependencies = []
             entries[id]?.dependents = []
         }
+    }
+
+    /// The operations of every dependency cycle through `operation`; empty if none.
+    func cycle(of operation: Foundation.Operation) -> [Foundation.Operation] {
         let id = ObjectIdentifier(operation)
         let cycle = reachable(from: id, along: \.dependencies).intersection(
             reachable(from: id, along: \.dependents))

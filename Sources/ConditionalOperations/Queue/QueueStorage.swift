@@ -249,11 +249,26 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     var cycleSearchVisits: Int { state.withLock { $0.registry.cycleSearchVisits } }
 
     /// The operations of the cycle `operation` closes, once the edges through `finished` went
-    /// (``QueueRegistry/cycle(of:detaching:)``).
+    /// (``QueueRegistry/detach(_:)``).
     func cycle(of operation: Foundation.Operation, detaching finished: [Foundation.Operation])
         -> [Foundation.Operation]
     {
-        state.withLock { $0.registry.cycle(of: operation, detaching: finished) }
+        state.withLock { state in
+            state.registry.detach(finished)
+            return state.registry.cycle(of: operation)
+        }
+    }
+
+    /// S33: the operations of the cycle `joiner` joining `holder` closes, once the edges through
+    /// `finished` went (``QueueRegistry/detach(_:)``).
+    func cycle(
+        joining joiner: ConditionalOperation, to holder: ConditionalOperation,
+        detaching finished: [Foundation.Operation]
+    ) -> [Foundation.Operation] {
+        state.withLock { state in
+            state.registry.detach(finished)
+            return state.registry.cycle(joining: joiner, to: holder)
+        }
     }
 
     /// S27: the operation holding `key`, or `nil` and `operation` holds it from now on; the

@@ -56,6 +56,27 @@ extension ConditionalOperationsTests.CoalescingTests {
             #expect(middle.errors.contains { ($0 as? OperationError) == .dependencyCycle })
         }
 
+        /// A joiner added by a waiter of a cancelled operation, which finished before its own
+        /// dependency (the joiner) and which its queue forgets a moment later, finds no cycle
+        /// through it: the holder waited for the cancelled one, no longer.
+        @Test func S33_aJoinFindsNoCycleThroughAnOperationThatFinishedBeforeItsQueueForgotIt() async throws {
+            let queue = ConditionalOperationQueue()
+            let holder = CountedFetch(key: "profile")
+            let cancelled = ProbeOperation()
+            let joiner = CountedFetch(key: "profile")
+            holder.addDependency(cancelled)
+            cancelled.addDependency(joiner)
+            queue.addOperations([holder, cancelled], waitUntilFinished: false)
+            cancelled.whenFinished { queue.addOperation(joiner) }
+            cancelled.cancel()
+            #expect(await holder.executing.wait(seconds: 10))
+            #expect(joiner.coalescedInto === holder)
+            holder.release()
+            let outcome = try #require(await within { try await joiner.value })
+            #expect(try outcome.get() == 42)
+            #expect(holder.errors.isEmpty && joiner.errors.isEmpty)
+        }
+
         /// A join that closes no cycle is left alone: the joiner still shares its holder's result.
         @Test func S33_aJoinBesideADependencyClosesNoCycle() async throws {
             let queue = ConditionalOperationQueue()
