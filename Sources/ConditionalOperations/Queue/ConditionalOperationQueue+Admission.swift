@@ -23,15 +23,10 @@ extension ConditionalOperationQueue {
             // S21: it finishes without running.
             if preparation.isShutDown { Self.cancelForShutdown(operation) }
             preparation.delegate?.operationQueue(self, willAdd: operation)
-            for barrier in preparation.barriers where barrier !== operation {
-                operation.addDependency(barrier)
-            }
             if let logChannel = preparation.logChannel, let conditional {
                 conditional.addLogChannel(logChannel)
             }
-            dependencies = Self.unfinishedDependencies(of: operation, conditional)
-            registration = storage.register(
-                operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies))
+            (registration, dependencies) = register(operation, conditional, after: preparation.barriers)
         }
         // A `ConditionalOperation` added twice traps itself, in `enqueue`.
         if registration.isKnown, conditional == nil { Self.trapAddedTwice(operation) }
@@ -73,6 +68,30 @@ extension ConditionalOperationQueue {
             finished = cycle.filter(\.isFinished)
         }
         return cycle
+    }
+
+    /// Registers `operation` once it depends on every barrier block waiting: those read as its
+    /// admission began, and any added since (a delegate told it is about to be added may add one,
+    /// another thread too), which its registration would otherwise miss, as would theirs.
+    /// Returns its registration and its unfinished dependencies.
+    private func register(
+        _ operation: Foundation.Operation, _ conditional: ConditionalOperation?,
+        after barriers: [Foundation.Operation]
+    ) -> (QueueStorage.Registration, [Foundation.Operation]) {
+        var known: [Foundation.Operation] = []
+        var added = barriers
+        while true {
+            for barrier in added where barrier !== operation { operation.addDependency(barrier) }
+            known += added
+            let dependencies = Self.unfinishedDependencies(of: operation, conditional)
+            switch storage.register(
+                operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies),
+                after: known)
+            {
+            case .registered(let registration): return (registration, dependencies)
+            case .barriersAdded(let late): added = late
+            }
+        }
     }
 
     /// Only an operation with unfinished dependencies can be part of a cycle. Foundation's own

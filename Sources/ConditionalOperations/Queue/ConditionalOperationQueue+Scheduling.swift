@@ -80,7 +80,16 @@ extension ConditionalOperationQueue {
                 turn.pointee.finish = nil
                 let finished = storage.finishedWithinStart(operation, heldASlot: finish.heldASlot, on: target)
                 next = (finished.next, finished.another)
-                finished.delegate?.operationQueue(self, operationDidFinish: operation, errors: finish.errors)
+                if let delegate = finished.delegate {
+                    // The next one goes to a drainer of its own first, as when an operation
+                    // finishes elsewhere: a delegate that blocks (waiting for the main thread,
+                    // which waits for that one) must not hold back its start.
+                    if let operation = next.operation {
+                        startDrainer(on: QueueStateMachine.Drainer(target: target, first: operation))
+                        next.operation = nil
+                    }
+                    delegate.operationQueue(self, operationDidFinish: operation, errors: finish.errors)
+                }
                 if finished.known { idle.leave() }
             }
         }

@@ -72,11 +72,24 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         }
     }
 
+    /// Registers `operation`, made to depend on the barrier blocks `barriers`, unless one was
+    /// added since they were read (by a delegate told the operation is about to be added, or on
+    /// another thread): then those, which it is to depend on first.
     func register(
         _ operation: Foundation.Operation, dependencies: [Foundation.Operation],
-        plain: QueueStateMachine.PlainFacts?
-    ) -> Registration {
-        state.withLock { Self.register(operation, dependencies, plain, in: &$0) }
+        plain: QueueStateMachine.PlainFacts?, after barriers: [Foundation.Operation]
+    ) -> Registering {
+        state.withLock { state in
+            let added = state.machine.barriers.filter { barrier in !barriers.contains { $0 === barrier } }
+            guard added.isEmpty else { return .barriersAdded(added) }
+            return .registered(Self.register(operation, dependencies, plain, in: &state))
+        }
+    }
+
+    enum Registering {
+        case registered(Registration)
+        /// Barrier blocks added while the operation was being added: it depends on them too.
+        case barriersAdded([Foundation.Operation])
     }
 
     /// A cycle is searched through `ConditionalOperation`s alone: among plain operations it is
@@ -236,7 +249,15 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     func shutDown() -> QueueStateMachine.ShutdownAction { state.withLock { $0.machine.shutDown() } }
 
-    func addBarrier(_ barrier: Foundation.Operation) { state.withLock { $0.machine.addBarrier(barrier) } }
+    /// Holds back every operation added from now on until `barrier` finished; returns those
+    /// added before it and not finished, which it waits for. One trip: an operation added
+    /// meanwhile is one or the other.
+    func addBarrier(_ barrier: Foundation.Operation) -> [Foundation.Operation] {
+        state.withLock { state in
+            state.machine.addBarrier(barrier)
+            return state.registry.operations
+        }
+    }
 
     func barrierFinished(_ barrier: Foundation.Operation) {
         state.withLock { $0.machine.barrierFinished(barrier) }

@@ -47,6 +47,74 @@ extension ConditionalOperationsTests {
             #expect(queue.unfinishedOperationCount == 0)
         }
 
+        /// A delegate told an operation finished within the `start()` its drainer gave it hears
+        /// it once the next one is on its way, as when an operation finishes elsewhere: one that
+        /// waits for the next start (say, for the main thread, which waits for that operation)
+        /// holds nothing back. Before, on a queue running one at a time, the next one started
+        /// only once the delegate returned.
+        @Test func aDelegateWaitingForTheNextStartDoesNotHoldItBack() async {
+            final class WaitingDelegate: ConditionalOperationQueueDelegate {
+                let nextStarted = DispatchSemaphore(value: 0)
+                let sawItStart = Locked<Bool?>(nil)
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
+                    errors: [any Error]
+                ) {
+                    guard operation.name == "first" else { return }
+                    let started = nextStarted.wait(timeout: .now() + 5) == .success
+                    sawItStart.withLock { $0 = started }
+                }
+            }
+            let queue = ConditionalOperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let delegate = WaitingDelegate()
+            queue.delegate = delegate
+            let first = Self.named(ClosureOperation<Void> { $0.finish() }, "first")
+            let second = ClosureOperation<Void> { operation in
+                delegate.nextStarted.signal()
+                operation.finish()
+            }
+            let done = completionLatch([first, second])
+            queue.addOperations([first, second], waitUntilFinished: false)
+            #expect(await done.wait(seconds: 15))
+            #expect(
+                delegate.sawItStart.withLock { $0 } == true, "the second started while the delegate waited")
+        }
+
+        /// A delegate told an operation is about to be added adds a barrier block: the barrier
+        /// came first, so the operation waits for it. Before, neither waited for the other: the
+        /// operation's admission read the barriers before the delegate was told, and the
+        /// barrier read the operations before the operation was registered.
+        @Test func anOperationWaitsForABarrierBlockAddedAsItWasBeingAdded() async {
+            final class BarrierAdding: ConditionalOperationQueueDelegate {
+                let release = DispatchSemaphore(value: 0)
+                let order = Recorder()
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation
+                ) {
+                    guard operation.name == "operation" else { return }
+                    queue.addBarrierBlock { [self] in
+                        _ = release.wait(timeout: .now() + 10)
+                        order.record("barrier")
+                    }
+                }
+            }
+            let queue = ConditionalOperationQueue()
+            let delegate = BarrierAdding()
+            queue.delegate = delegate
+            let operation = Self.named(
+                ClosureOperation<Void> { operation in
+                    delegate.order.record("operation")
+                    operation.finish()
+                }, "operation")
+            let done = completionLatch([operation])
+            queue.addOperation(operation)
+            #expect(operation.dependencies.count == 1, "it depends on the barrier")
+            delegate.release.signal()
+            #expect(await done.wait(seconds: 15))
+            #expect(delegate.order.all == ["barrier", "operation"])
+        }
+
         @Test func S3_conditionDependenciesAreAskedOnceAndAddedToTheSameQueue() async {
             let queue = ConditionalOperationQueue()
             let delegate = RecordingDelegate()
