@@ -9,6 +9,12 @@ public protocol ConditionalOperationQueueDelegate: AnyObject, Sendable {
     func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation)
     /// `operation` finished (`isFinished` is `true`), with `errors` (always empty for an operation
     /// that is not a ``ConditionalOperation``).
+    ///
+    /// It may come after those awaiting the operation, or the queue, were resumed:
+    /// `untilFinished()`, `queue.run`, `waitUntilIdle()` and
+    /// ``ConditionalOperationQueue/shutdown(gracePeriod:)`` return once the operations finished, and
+    /// an operation that finishes within its `start()` is told here a moment later.
+    /// `waitUntilAllOperationsAreFinished()` returns only after this was called for each.
     func operationQueue(
         _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
         errors: [any Error])
