@@ -26,7 +26,9 @@ extension ConditionalOperationQueue {
             if let logChannel = preparation.logChannel, let conditional {
                 conditional.addLogChannel(logChannel)
             }
-            (registration, dependencies) = register(operation, conditional, after: preparation.barriers)
+            (registration, dependencies) = register(
+                operation, conditional, after: preparation.barriers,
+                cancelledForShutdown: preparation.isShutDown)
         }
         // A `ConditionalOperation` added twice traps itself, in `enqueue`.
         if registration.isKnown, conditional == nil { Self.trapAddedTwice(operation) }
@@ -50,7 +52,10 @@ extension ConditionalOperationQueue {
         } else {
             fatalError("\(type(of: operation)): a plain operation registered without a route")
         }
-        if !registration.cycle.isEmpty { breakCycle(unfinished(registration.cycle, closedBy: operation)) }
+        if !registration.cycle.isEmpty {
+            let cycle = unfinished(registration.cycle, closedBy: operation)
+            if !cycle.isEmpty { breakCycle(cycle) }
+        }
         return isReady
     }
 
@@ -76,20 +81,26 @@ extension ConditionalOperationQueue {
     /// Returns its registration and its unfinished dependencies.
     private func register(
         _ operation: Foundation.Operation, _ conditional: ConditionalOperation?,
-        after barriers: [Foundation.Operation]
+        after barriers: [Foundation.Operation], cancelledForShutdown: Bool
     ) -> (QueueStorage.Registration, [Foundation.Operation]) {
         var known: [Foundation.Operation] = []
         var added = barriers
+        var cancelled = cancelledForShutdown
         while true {
-            for barrier in added where barrier !== operation { operation.addDependency(barrier) }
+            for barrier in added { operation.addDependency(barrier) }
             known += added
+            added = []
             let dependencies = Self.unfinishedDependencies(of: operation, conditional)
             switch storage.register(
                 operation, dependencies: dependencies, plain: Self.plainFacts(of: operation, dependencies),
-                after: known)
+                after: known, cancelledForShutdown: cancelled)
             {
             case .registered(let registration): return (registration, dependencies)
             case .barriersAdded(let late): added = late
+            case .shutDown:
+                // S21: shut down meanwhile, it finishes without running, as one added after.
+                Self.cancelForShutdown(operation)
+                cancelled = true
             }
         }
     }

@@ -81,13 +81,16 @@ extension ConditionalOperationQueue {
                 let finished = storage.finishedWithinStart(operation, heldASlot: finish.heldASlot, on: target)
                 next = (finished.next, finished.another)
                 if let delegate = finished.delegate {
-                    // The next one goes to a drainer of its own first, as when an operation
+                    // The next ones go to drainers of their own first, as when an operation
                     // finishes elsewhere: a delegate that blocks (waiting for the main thread,
-                    // which waits for that one) must not hold back its start.
+                    // which waits for one of them) must not hold back their start.
+                    if let another = next.another {
+                        startDrainer(on: QueueStateMachine.Drainer(target: another, first: nil))
+                    }
                     if let operation = next.operation {
                         startDrainer(on: QueueStateMachine.Drainer(target: target, first: operation))
-                        next.operation = nil
                     }
+                    next = (nil, nil)
                     delegate.operationQueue(self, operationDidFinish: operation, errors: finish.errors)
                 }
                 if finished.known { idle.leave() }

@@ -3,7 +3,8 @@ import Foundation
 /// Hears about the operations of a ``ConditionalOperationQueue``. Both methods have empty defaults.
 ///
 /// The queue holds its delegate weakly. Methods are called outside every lock of the library, on
-/// the thread adding or finishing the operation.
+/// the thread adding or finishing the operation; the next operations start meanwhile, so the
+/// calls of several operations may overlap, even on a queue running one at a time.
 public protocol ConditionalOperationQueueDelegate: AnyObject, Sendable {
     /// `operation` is about to be added to `queue`.
     func operationQueue(_ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation)

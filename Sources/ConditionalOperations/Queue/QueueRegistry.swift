@@ -113,7 +113,10 @@ struct QueueRegistry {
             guard let entry = entries[id] else { continue }
             for dependency in entry.dependencies { entries[dependency]?.dependents.remove(id) }
             for dependent in entry.dependents { entries[dependent]?.dependencies.removeAll { $0 == id } }
-            for dependency in entry.elsewhere { awaitedBy[dependency]?.remove(id) }
+            for dependency in entry.elsewhere {
+                awaitedBy[dependency]?.remove(id)
+                if awaitedBy[dependency]?.isEmpty == true { awaitedBy[dependency] = nil }
+            }
             entries[id]?.dependencies = []
             entries[id]?.dependents = []
         }

@@ -60,7 +60,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         plain: QueueStateMachine.PlainFacts?
     ) -> Admission {
         state.withLock { state in
-            switch state.machine.admit(listened: state.isListened) {
+            switch state.machine.admit(operation, listened: state.isListened) {
             case .register:
                 return .registered(Self.register(operation, dependencies, plain, in: &state))
             case .prepare(let barriers, let isShutDown):
@@ -72,15 +72,20 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         }
     }
 
-    /// Registers `operation`, made to depend on the barrier blocks `barriers`, unless one was
-    /// added since they were read (by a delegate told the operation is about to be added, or on
-    /// another thread): then those, which it is to depend on first.
+    /// Registers `operation`, made to depend on the barrier blocks `barriers` (and cancelled if
+    /// `cancelledForShutdown`), unless one was added since they were read (by a delegate told the
+    /// operation is about to be added, or on another thread), or the queue was shut down: then
+    /// what the caller does first.
     func register(
         _ operation: Foundation.Operation, dependencies: [Foundation.Operation],
-        plain: QueueStateMachine.PlainFacts?, after barriers: [Foundation.Operation]
+        plain: QueueStateMachine.PlainFacts?, after barriers: [Foundation.Operation],
+        cancelledForShutdown: Bool
     ) -> Registering {
         state.withLock { state in
-            let added = state.machine.barriers.filter { barrier in !barriers.contains { $0 === barrier } }
+            if state.machine.isShutDown, !cancelledForShutdown { return .shutDown }
+            let added = state.machine.barriers(awaitedBy: operation).filter { barrier in
+                !barriers.contains { $0 === barrier }
+            }
             guard added.isEmpty else { return .barriersAdded(added) }
             return .registered(Self.register(operation, dependencies, plain, in: &state))
         }
@@ -90,6 +95,8 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         case registered(Registration)
         /// Barrier blocks added while the operation was being added: it depends on them too.
         case barriersAdded([Foundation.Operation])
+        /// Shut down while the operation was being added: it finishes without running (S21).
+        case shutDown
     }
 
     /// A cycle is searched through `ConditionalOperation`s alone: among plain operations it is
@@ -250,8 +257,8 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     func shutDown() -> QueueStateMachine.ShutdownAction { state.withLock { $0.machine.shutDown() } }
 
     /// Holds back every operation added from now on until `barrier` finished; returns those
-    /// added before it and not finished, which it waits for. One trip: an operation added
-    /// meanwhile is one or the other.
+    /// added before it (the finished ones among them a moment more), which it waits for. One
+    /// trip: an operation added meanwhile is one or the other.
     func addBarrier(_ barrier: Foundation.Operation) -> [Foundation.Operation] {
         state.withLock { state in
             state.machine.addBarrier(barrier)

@@ -63,12 +63,19 @@ package struct QueueStateMachine {
         case prepare(barriers: [Foundation.Operation], isShutDown: Bool)
     }
 
-    /// An operation is being added; `listened`: the queue has a delegate or a logger to involve.
-    package mutating func admit(listened: Bool) -> AdmitAction {
+    /// `operation` is being added; `listened`: the queue has a delegate or a logger to involve.
+    package mutating func admit(_ operation: Foundation.Operation, listened: Bool) -> AdmitAction {
         guard barriers.isEmpty, life == .open, !listened else {
-            return .prepare(barriers: barriers, isShutDown: isShutDown)
+            return .prepare(barriers: barriers(awaitedBy: operation), isShutDown: isShutDown)
         }
         return .register
+    }
+
+    /// The barrier blocks `operation` waits for: every one, or for a barrier block, those added
+    /// before it (two waiting for each other would never run).
+    package func barriers(awaitedBy operation: Foundation.Operation) -> [Foundation.Operation] {
+        guard let index = barriers.firstIndex(where: { $0 === operation }) else { return barriers }
+        return Array(barriers[..<index])
     }
 
     // MARK: Life

@@ -66,8 +66,9 @@ extension ConditionalOperationsTests.CoalescingTests {
             let joiner = CountedFetch(key: "profile")
             holder.addDependency(cancelled)
             cancelled.addDependency(joiner)
-            queue.addOperations([holder, cancelled], waitUntilFinished: false)
+            // First among its waiters: before the holder's wake, which starts the holder.
             cancelled.whenFinished { queue.addOperation(joiner) }
+            queue.addOperations([holder, cancelled], waitUntilFinished: false)
             cancelled.cancel()
             #expect(await holder.executing.wait(seconds: 10))
             #expect(joiner.coalescedInto === holder)

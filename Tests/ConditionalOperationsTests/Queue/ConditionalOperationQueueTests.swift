@@ -56,6 +56,7 @@ extension ConditionalOperationsTests {
             final class WaitingDelegate: ConditionalOperationQueueDelegate {
                 let nextStarted = DispatchSemaphore(value: 0)
                 let sawItStart = Locked<Bool?>(nil)
+                let returned = Latch()
                 func operationQueue(
                     _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
                     errors: [any Error]
@@ -63,6 +64,7 @@ extension ConditionalOperationsTests {
                     guard operation.name == "first" else { return }
                     let started = nextStarted.wait(timeout: .now() + 5) == .success
                     sawItStart.withLock { $0 = started }
+                    returned.countDown()
                 }
             }
             let queue = ConditionalOperationQueue()
@@ -77,6 +79,7 @@ extension ConditionalOperationsTests {
             let done = completionLatch([first, second])
             queue.addOperations([first, second], waitUntilFinished: false)
             #expect(await done.wait(seconds: 15))
+            #expect(await delegate.returned.wait(seconds: 15))
             #expect(
                 delegate.sawItStart.withLock { $0 } == true, "the second started while the delegate waited")
         }
@@ -113,6 +116,34 @@ extension ConditionalOperationsTests {
             delegate.release.signal()
             #expect(await done.wait(seconds: 15))
             #expect(delegate.order.all == ["barrier", "operation"])
+        }
+
+        /// A barrier block added while another was being added (by the delegate told of it)
+        /// waits for that one, which never waits for it: both run, in the order they were added.
+        @Test func aBarrierBlockAddedWhileAnotherWasBeingAddedWaitsForIt() async {
+            final class BarrierAdding: ConditionalOperationQueueDelegate {
+                let hasAdded = Locked(false)
+                let order = Recorder()
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation
+                ) {
+                    guard !hasAdded.withLock({ $0 }) else { return }
+                    hasAdded.withLock { $0 = true }
+                    queue.addBarrierBlock { [order] in order.record("second") }
+                }
+            }
+            let queue = ConditionalOperationQueue()
+            let delegate = BarrierAdding()
+            queue.delegate = delegate
+            queue.addBarrierBlock { delegate.order.record("first") }
+            let last = ClosureOperation<Void> { operation in
+                delegate.order.record("last")
+                operation.finish()
+            }
+            let done = completionLatch([last])
+            queue.addOperation(last)
+            #expect(await done.wait(seconds: 10), "neither barrier waits for the other")
+            #expect(delegate.order.all == ["first", "second", "last"])
         }
 
         @Test func S3_conditionDependenciesAreAskedOnceAndAddedToTheSameQueue() async {

@@ -76,8 +76,22 @@ extension ConditionalOperationsTests {
         ])
         func S21_admit(given: Given, listened: Bool, action: String, next: String) {
             var machine = Self.machine(given)
-            #expect(Self.describe(machine.admit(listened: listened)) == action)
+            #expect(Self.describe(machine.admit(BlockOperation(), listened: listened)) == action)
             #expect(Self.describe(machine) == next)
+        }
+
+        /// A barrier block waits for the barrier blocks added before it, never for one added after
+        /// it (two waiting for each other would never run); any other operation waits for all.
+        @Test func aBarrierWaitsForTheBarriersBeforeIt() {
+            var machine = Machine()
+            let first = BlockOperation()
+            let second = BlockOperation()
+            machine.addBarrier(first)
+            machine.addBarrier(second)
+            #expect(machine.barriers(awaitedBy: first).isEmpty)
+            #expect(
+                machine.barriers(awaitedBy: second).map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
+            #expect(machine.barriers(awaitedBy: BlockOperation()).count == 2)
         }
 
         /// A plain operation's facts, by name.

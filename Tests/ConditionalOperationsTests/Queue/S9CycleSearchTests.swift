@@ -53,16 +53,17 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             let last = ProbeOperation()
             let first = ProbeOperation()
+            let cancelled = ProbeOperation()
+            let middle = ProbeOperation()
+            // First among its waiters: before the wake of `middle`, which would let it finish.
+            cancelled.whenFinished { queue.addOperation(last) }
             first.addDependency(last)
             queue.addOperation(first)
-            let cancelled = ProbeOperation()
             cancelled.addDependency(first)
             queue.addOperation(cancelled)
-            let middle = ProbeOperation()
             middle.addDependency(cancelled)
             queue.addOperation(middle)
             last.addDependency(middle)
-            cancelled.whenFinished { queue.addOperation(last) }
             let done = completionLatch([middle, last, first])
             cancelled.cancel()
             #expect(await done.wait())
