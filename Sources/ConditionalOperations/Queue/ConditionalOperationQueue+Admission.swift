@@ -2,8 +2,9 @@ import ConditionalOperationsMachines
 import Foundation
 
 /// How a ``ConditionalOperationQueue`` takes an operation in: one trip through its storage when
-/// nothing else is involved (no delegate, barrier, logger or shutdown), two otherwise; and where a
-/// plain operation goes (`QueueStateMachine.PlainRoute`).
+/// nothing else is involved (no delegate, barrier, logger or shutdown), two otherwise (more if a
+/// barrier block is added or the queue shut down meanwhile); and where a plain operation goes
+/// (`QueueStateMachine.PlainRoute`).
 extension ConditionalOperationQueue {
     /// Takes `operation` in: tells the delegate, adds the barriers, registers it until it finished.
     /// Returns whether it is ready now (the caller submits it); otherwise it is submitted once ready.

@@ -56,7 +56,8 @@ extension ConditionalOperationQueue {
     /// changed.
     ///
     /// The queue is `current` on its thread for all of them (they are all this queue's). One that
-    /// finishes within its `start()` reports it with the trip fetching the next one.
+    /// finishes within its `start()` reports it with the trip fetching the next one; where the
+    /// queue has a delegate to tell, the next one goes to a drainer of its own and this one ends.
     private func drain(_ target: DispatchQueue, first: Foundation.Operation?) {
         var turn = RunningQueue.Turn(self)
         withUnsafeMutablePointer(to: &turn) { turn in

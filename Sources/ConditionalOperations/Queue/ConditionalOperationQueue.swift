@@ -211,9 +211,9 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// start only once it ran, as on any `OperationQueue`, including operations held back.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         let operation = BlockOperation(block: barrier)
-        for earlier in storage.addBarrier(operation) where earlier !== operation {
-            operation.addDependency(earlier)
-        }
+        let (earlier, isShutDown) = storage.addBarrier(operation)
+        if isShutDown { Self.cancelForShutdown(operation) }  // S21
+        for dependency in earlier where dependency !== operation { operation.addDependency(dependency) }
         FinishWatcher(watching: operation) { [self] in storage.barrierFinished(operation) }
         addOperation(operation)
     }

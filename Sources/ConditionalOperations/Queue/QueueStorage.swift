@@ -54,7 +54,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
 
     /// Registers `operation` with its unfinished `dependencies` (a plain one with `plain`, its
     /// facts) if adding it involves nothing else; otherwise what it involves, for the queue to do
-    /// before ``register(_:dependencies:plain:)``.
+    /// before ``register(_:dependencies:plain:after:cancelledForShutdown:)``.
     func admit(
         _ operation: Foundation.Operation, dependencies: [Foundation.Operation],
         plain: QueueStateMachine.PlainFacts?
@@ -82,7 +82,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         cancelledForShutdown: Bool
     ) -> Registering {
         state.withLock { state in
-            if state.machine.isShutDown, !cancelledForShutdown { return .shutDown }
+            if !cancelledForShutdown, state.machine.cancelsForShutdown(operation) { return .shutDown }
             let added = state.machine.barriers(awaitedBy: operation).filter { barrier in
                 !barriers.contains { $0 === barrier }
             }
@@ -257,12 +257,13 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     func shutDown() -> QueueStateMachine.ShutdownAction { state.withLock { $0.machine.shutDown() } }
 
     /// Holds back every operation added from now on until `barrier` finished; returns those
-    /// added before it (the finished ones among them a moment more), which it waits for. One
-    /// trip: an operation added meanwhile is one or the other.
-    func addBarrier(_ barrier: Foundation.Operation) -> [Foundation.Operation] {
+    /// added before it (the finished ones among them a moment more), which it waits for, and
+    /// whether the queue is shut down (S21: it then finishes without running). One trip: an
+    /// operation added meanwhile is one or the other.
+    func addBarrier(_ barrier: Foundation.Operation) -> (earlier: [Foundation.Operation], isShutDown: Bool) {
         state.withLock { state in
             state.machine.addBarrier(barrier)
-            return state.registry.operations
+            return (state.registry.operations, state.machine.isShutDown)
         }
     }
 

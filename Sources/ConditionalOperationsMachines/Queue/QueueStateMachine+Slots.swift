@@ -131,7 +131,8 @@ extension QueueStateMachine {
     /// An operation a drainer on `drainerTarget` started finished within its `start()`: its slot
     /// (if `heldASlot`) goes to the next ones, which join the line of those to start, and the
     /// drainer takes the next one itself (``nextToStart(isBack:on:)``): no other drainer is woken
-    /// for them.
+    /// for them (unless the drainer hands it to one, with what it counts, before it tells the
+    /// queue's delegate).
     package mutating func finishedWithinStart(heldASlot: Bool, on drainerTarget: DispatchQueue) -> (
         operation: Foundation.Operation?, another: DispatchQueue?
     ) {

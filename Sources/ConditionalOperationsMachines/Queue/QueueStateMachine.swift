@@ -66,9 +66,17 @@ package struct QueueStateMachine {
     /// `operation` is being added; `listened`: the queue has a delegate or a logger to involve.
     package mutating func admit(_ operation: Foundation.Operation, listened: Bool) -> AdmitAction {
         guard barriers.isEmpty, life == .open, !listened else {
-            return .prepare(barriers: barriers(awaitedBy: operation), isShutDown: isShutDown)
+            return .prepare(
+                barriers: barriers(awaitedBy: operation), isShutDown: cancelsForShutdown(operation))
         }
         return .register
+    }
+
+    /// S21: `operation`, being added, finishes without running: the queue is shut down. Not a
+    /// barrier block: whether it was added before the shutdown was decided as it was added
+    /// (``addBarrier(_:)``), and operations added after it may wait for it already.
+    package func cancelsForShutdown(_ operation: Foundation.Operation) -> Bool {
+        isShutDown && !barriers.contains { $0 === operation }
     }
 
     /// The barrier blocks `operation` waits for: every one, or for a barrier block, those added

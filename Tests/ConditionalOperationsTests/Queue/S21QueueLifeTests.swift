@@ -23,6 +23,72 @@ extension ConditionalOperationsTests {
             return (queue, running)
         }
 
+        /// A delegate told an operation is about to be added shuts the queue down: the operation,
+        /// added after, finishes without running, as one added once the shutdown began.
+        @Test func S21_anOperationWhoseQueueShutDownAsItWasBeingAddedDoesNotRun() async {
+            final class ShuttingDown: ConditionalOperationQueueDelegate {
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation
+                ) {
+                    _ = queue.beginShutdown()
+                }
+            }
+            let queue = ConditionalOperationQueue()
+            let delegate = ShuttingDown()
+            queue.delegate = delegate
+            let operation = ProbeOperation()
+            let done = completionLatch([operation])
+            queue.addOperation(operation)
+            #expect(await done.wait(seconds: 10))
+            #expect(operation.executions.current == 0)
+            #expect(operation.errors.contains { ($0 as? OperationError) == .queueShutDown })
+        }
+
+        /// A barrier block added before the shutdown began is not cancelled by it, though its own
+        /// admission comes after: an operation added after it waits for it, and it for the one
+        /// before it.
+        @Test func S21_aBarrierBlockAddedBeforeTheShutdownStillHoldsBackTheOperationsAfterIt() async {
+            final class AddingThenShuttingDown: ConditionalOperationQueueDelegate {
+                let later: ConditionalOperation
+                let hasActed = Locked(false)
+                init(later: ConditionalOperation) { self.later = later }
+                func operationQueue(
+                    _ queue: ConditionalOperationQueue, willAdd operation: Foundation.Operation
+                ) {
+                    let acts =
+                        operation is BlockOperation
+                        && !hasActed.withLock { hasActed in
+                            defer { hasActed = true }
+                            return hasActed
+                        }
+                    guard acts else { return }
+                    queue.addOperation(later)
+                    _ = queue.beginShutdown()
+                }
+            }
+            let order = Recorder()
+            let release = DispatchSemaphore(value: 0)
+            let earlier = ClosureOperation<Void> { operation in
+                _ = release.wait(timeout: .now() + 10)
+                order.record("earlier")
+                operation.finish()
+            }
+            let later = ClosureOperation<Void> { operation in
+                order.record("later")
+                operation.finish()
+            }
+            let queue = ConditionalOperationQueue()
+            let delegate = AddingThenShuttingDown(later: later)
+            queue.delegate = delegate
+            let done = completionLatch([earlier, later])
+            queue.addOperation(earlier)
+            queue.addBarrierBlock { order.record("barrier") }
+            #expect(!later.isFinished, "it waits for the barrier")
+            release.signal()
+            #expect(await done.wait(seconds: 15))
+            #expect(order.all == ["earlier", "barrier", "later"])
+        }
+
         /// Shuts `queue` down in a task, returned once the queue says it is shut down.
         static func beginShutdown(
             of queue: ConditionalOperationQueue, gracePeriod: Duration
