@@ -99,21 +99,9 @@ extension ConditionalOperationsTests {
         /// queue's lock: a `true` there would schedule under that lock (and start the operation
         /// before the barrier). A ready operation waits for the barrier like any other.
         @Test func aReadyOperationAddedToAPlainQueueWhileABarrierWaitsRunsAfterIt() async {
-            let queue = OperationQueue()
             let order = Recorder()
-            let operation = ClosureOperation<Void> { operation in
-                order.record("operation")
-                operation.finish()
-            }
-            let done = completionLatch([operation])
-            guard
-                let blocker = await Self.addWhileABarrierWaits(
-                    [operation], to: queue, barrier: { order.record("barrier") })
-            else { return }
-            #expect(!operation.isFinished, "it waits for the barrier")
-            blocker.signal()
-            #expect(await done.wait(seconds: 10))
-            #expect(order.all == ["barrier", "operation"])
+            await Self.expectRunsAfterABarrier(
+                Self.recording(in: order), recordedIn: order, on: OperationQueue())
         }
 
         /// swift-corelibs-foundation keeps counting a dependency removed unfinished, and leaves
@@ -124,26 +112,14 @@ extension ConditionalOperationsTests {
         func anOperationWithADependencyRemovedUnfinishedRunsAfterTheBarrierOfAConditionalOperationQueue()
             async
         {
-            let queue = ConditionalOperationQueue()
             let order = Recorder()
             let removed = BlockOperation {}
-            let operation = ClosureOperation<Void> { operation in
-                order.record("operation")
-                operation.finish()
-            }
+            let operation = Self.recording(in: order)
             operation.addDependency(removed)
             #expect(!operation.isReady, "admitted: Foundation counts the dependency")
             operation.removeDependency(removed)
             #expect(operation.isReady, "it reads its dependencies itself")
-            let done = completionLatch([operation])
-            guard
-                let blocker = await Self.addWhileABarrierWaits(
-                    [operation], to: queue, barrier: { order.record("barrier") })
-            else { return }
-            #expect(!operation.isFinished, "it waits for the barrier")
-            blocker.signal()
-            #expect(await done.wait(seconds: 10))
-            #expect(order.all == ["barrier", "operation"])
+            await Self.expectRunsAfterABarrier(operation, recordedIn: order, on: ConditionalOperationQueue())
         }
 
         /// The first `isReady` read, before Foundation takes its lock, hands over the dependencies
@@ -162,6 +138,30 @@ extension ConditionalOperationsTests {
             blocker.signal()
             queue.addOperation(unfinished)
             #expect(await done.wait(seconds: 10))
+        }
+
+        /// An operation recording "operation" in `order` as it executes.
+        private static func recording(in order: Recorder) -> ClosureOperation<Void> {
+            ClosureOperation<Void> { operation in
+                order.record("operation")
+                operation.finish()
+            }
+        }
+
+        /// Adds `operation` to `queue` while a barrier block waits (recording "barrier" in
+        /// `order`), and expects it to run after the barrier.
+        private static func expectRunsAfterABarrier(
+            _ operation: Foundation.Operation, recordedIn order: Recorder, on queue: OperationQueue
+        ) async {
+            let done = completionLatch([operation])
+            guard
+                let blocker = await addWhileABarrierWaits(
+                    [operation], to: queue, barrier: { order.record("barrier") })
+            else { return }
+            #expect(!operation.isFinished, "it waits for the barrier")
+            blocker.signal()
+            #expect(await done.wait(seconds: 10))
+            #expect(order.all == ["barrier", "operation"])
         }
 
         /// Holds `queue` with a blocked operation and `barrier` behind it, then adds `operations`

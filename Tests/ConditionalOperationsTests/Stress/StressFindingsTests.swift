@@ -58,7 +58,10 @@ extension ConditionalOperationsTests {
                     queried.countDown()
                 }.start()
             }
-            #expect(await queried.wait(seconds: 60))
+            // Each admission adds its condition's dependency to the library's plain queue, whose
+            // every addition walks all it holds: under ThreadSanitizer on 2 cores the queries took
+            // 51 to 78 seconds (2026-11-30), about 60 when this bound was set.
+            #expect(await queried.wait(seconds: 180))
             let dependencies = operations.flatMap(\.dependencies)
             #expect(dependencies.count == operations.count, "every operation was admitted")
             await waitUntil { dependencies.allSatisfy(\.isFinished) }
