@@ -16,14 +16,10 @@ extension ConditionalOperationQueue {
             found = storage.coalescingHolder(of: key, for: operation, takingOverFrom: holder)
         }
         guard let (holder, cycle) = found else { return nil }
-        // The same goes for a cycle through an operation that finished (a cancelled one finishes
-        // before its dependencies do): it is none.
-        var unfinishedCycle = cycle
-        var finished = cycle.filter(\.isFinished)
-        while !finished.isEmpty {
-            unfinishedCycle = storage.cycle(joining: operation, to: holder, detaching: finished)
-            finished = unfinishedCycle.filter(\.isFinished)
-        }
-        return (holder, unfinishedCycle)
+        // The same goes for a cycle through an operation that finished: it is none.
+        return (
+            holder,
+            Self.unfinishedCycle(cycle) { storage.cycle(joining: operation, to: holder, detaching: $0) }
+        )
     }
 }

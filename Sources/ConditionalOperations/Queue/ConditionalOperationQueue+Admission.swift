@@ -54,23 +54,27 @@ extension ConditionalOperationQueue {
             fatalError("\(type(of: operation)): a plain operation registered without a route")
         }
         if !registration.cycle.isEmpty {
-            let cycle = unfinished(registration.cycle, closedBy: operation)
+            let cycle = Self.unfinishedCycle(registration.cycle) {
+                storage.cycle(of: operation, detaching: $0)
+            }
             if !cycle.isEmpty { breakCycle(cycle) }
         }
         return isReady
     }
 
-    /// The cycle `operation` closes, without any that finished: one that finished within the
-    /// `start()` a drainer gave it stays in the graph until the drainer's next trip, after its
-    /// waiters were resumed, and a cycle through it is none (a cancelled operation finishes
-    /// before its dependencies do). Read outside the queue's lock.
-    private func unfinished(_ cycle: [Foundation.Operation], closedBy operation: Foundation.Operation)
-        -> [Foundation.Operation]
-    {
+    /// `cycle` without the operations that finished: one that finished within the `start()` a
+    /// drainer gave it stays in the graph until the drainer's next trip, after its waiters were
+    /// resumed, and a cycle through it is none (a cancelled operation finishes before its
+    /// dependencies do). `search` finds the cycle again once the edges through those went.
+    /// Read outside the queue's lock.
+    static func unfinishedCycle(
+        _ cycle: [Foundation.Operation],
+        searchingAgain search: ([Foundation.Operation]) -> [Foundation.Operation]
+    ) -> [Foundation.Operation] {
         var cycle = cycle
         var finished = cycle.filter(\.isFinished)
         while !finished.isEmpty {
-            cycle = storage.cycle(of: operation, detaching: finished)
+            cycle = search(finished)
             finished = cycle.filter(\.isFinished)
         }
         return cycle
