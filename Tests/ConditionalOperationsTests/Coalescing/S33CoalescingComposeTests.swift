@@ -67,10 +67,16 @@ extension ConditionalOperationsTests.CoalescingTests {
             holder.addDependency(cancelled)
             cancelled.addDependency(joiner)
             // First among its waiters: before the holder's wake, which starts the holder.
-            cancelled.whenFinished { queue.addOperation(joiner) }
+            let joinerAdded = Latch()
+            cancelled.whenFinished {
+                queue.addOperation(joiner)
+                joinerAdded.countDown()
+            }
             queue.addOperations([holder, cancelled], waitUntilFinished: false)
             cancelled.cancel()
             #expect(await holder.executing.wait(seconds: 10))
+            // Foundation's finish announcement may start the holder before the waiter ran.
+            #expect(await joinerAdded.wait(seconds: 10))
             #expect(joiner.coalescedInto === holder)
             holder.release()
             let outcome = try #require(await within { try await joiner.value })
