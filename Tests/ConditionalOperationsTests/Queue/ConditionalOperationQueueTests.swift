@@ -21,8 +21,9 @@ extension ConditionalOperationsTests {
                 _ queue: ConditionalOperationQueue, operationDidFinish operation: Foundation.Operation,
                 errors: [any Error]
             ) {
-                finished.record(operation.name ?? "?")
+                // Counted before it is recorded: a test that waits for the record reads the count.
                 errorCounts.withLock { $0[operation.name ?? "?"] = errors.count }
+                finished.record(operation.name ?? "?")
             }
         }
 
