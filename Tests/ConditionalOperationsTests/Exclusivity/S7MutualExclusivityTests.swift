@@ -184,6 +184,7 @@ extension ConditionalOperationsTests {
             #expect(next.state == .evaluatingConditions, "waits for the category")
             first.finish()  // only once the next one waits: it must not be told before this finished
             #expect(await done.wait())
+            await waitUntil { delegate.stateOfNext.withLock { $0 } != nil }
             #expect(delegate.stateOfNext.withLock { $0 } == .evaluatingConditions)
             #expect(next.executions.current == 1)
         }
