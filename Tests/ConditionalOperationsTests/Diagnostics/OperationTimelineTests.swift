@@ -149,6 +149,22 @@ extension ConditionalOperationsTests {
             #expect(spans.contains { $0["tid"] as? Int == 3 && $0["cat"] as? String == "executing" })
         }
 
+        /// The rows are kept in chunks: each operation keeps its own row, and its spans name it,
+        /// across the chunks' edges.
+        @Test func S36_eachOfManyOperationsKeepsItsOwnRowAndItsSpans() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let operations = (0..<2_500).map { index in AsyncOperation(name: "\(index)") {} }
+            queue.addOperations(operations, waitUntilFinished: false)
+            for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
+            let snapshot = timeline.snapshot()
+            #expect(snapshot.tracks.map(\.givenName) == operations.map(\.name))
+            #expect(snapshot.tracks.allSatisfy { $0.finished != nil && $0.executed && $0.recording == nil })
+            let executed = snapshot.spans.filter { $0.span.kind == .executing }.map(\.span.track)
+            #expect(executed.sorted() == Array(operations.indices))
+        }
+
         @Test func S36_anOperationExecutingFarLongerThanTheRestIsWarnedAbout() async {
             let (now, timeline, queue) = Self.onFakeClock()
             let quick = AsyncOperation {}

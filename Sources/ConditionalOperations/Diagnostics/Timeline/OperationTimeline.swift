@@ -151,7 +151,8 @@ public final class OperationTimeline: Sendable {
         }
         // The clock is read after the recordings were: no span copied ends after `now`.
         return TimelineSnapshot(
-            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.spans, running: running,
+            origin: origin, now: clock.now(), tracks: tables.tracks.rows, kept: tables.spans,
+            running: running,
             dropped: tables.dropped)
     }
 }

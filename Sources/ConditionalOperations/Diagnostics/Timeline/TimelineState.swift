@@ -5,12 +5,12 @@ import Foundation
 /// operation's spans are its ``TrackRecording``'s until it finishes, under the operation's lock.
 struct TimelineState {
     let capacity: Int
-    var tracks: [TimelineTrack] = []
+    var tracks = TrackTable()
     /// The finished operations whose spans are kept, those that finished first first, from
     /// `oldest`; `nil` once let go of. Each is kept whole until its last span is dropped: what
     /// its log holds may be the user's last reference to a condition, let go of on the
     /// timeline's queue, not on the thread that finished it under its lock.
-    private var kept: [TrackRecording?] = []
+    private var kept: [Kept] = []
     private var oldest = 0
     /// How many spans of `kept[oldest]` were dropped: they are let go of with its last one.
     private var oldestDropped = 0
@@ -23,6 +23,13 @@ struct TimelineState {
     private var evicted: [TrackRecording] = []
     /// A release of the evicted spans is on its way: those dropped until it runs go with it.
     private var releaseScheduled = false
+
+    /// A finished operation whose spans are kept, and how many it made: counted here, not read
+    /// from its recording, which is cold by the time its spans are dropped.
+    struct Kept {
+        var recording: TrackRecording?
+        let spanCount: Int
+    }
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -50,19 +57,20 @@ struct TimelineState {
         tracks[track].wasCancelled = recording.log.cancelledAt != nil
         tracks[track].executed = recording.log.executed
         tracks[track].finished = recording.log.finished
-        kept.append(recording)
-        keptSpans += recording.spanCount
+        let spanCount = recording.spanCount
+        kept.append(Kept(recording: recording, spanCount: spanCount))
+        keptSpans += spanCount
         while keptSpans > capacity {
             let excess = keptSpans - capacity
-            let remaining = (kept[oldest]?.spanCount ?? 0) - oldestDropped
+            let remaining = kept[oldest].spanCount - oldestDropped
             if remaining > excess {
                 // The oldest spans of the operation that finished first are dropped, the rest kept.
                 oldestDropped += excess
                 keptSpans -= excess
                 dropped += excess
             } else {
-                if let evictedRecording = kept[oldest] { evicted.append(evictedRecording) }
-                kept[oldest] = nil
+                if let evictedRecording = kept[oldest].recording { evicted.append(evictedRecording) }
+                kept[oldest].recording = nil
                 oldest += 1
                 oldestDropped = 0
                 keptSpans -= remaining
@@ -97,8 +105,8 @@ struct TimelineState {
 
     /// What ``tables()`` copies (arrays shared, not copied, under the lock).
     struct Tables {
-        let tracks: [TimelineTrack]
-        fileprivate let kept: [TrackRecording?]
+        let tracks: TrackTable
+        fileprivate let kept: [Kept]
         fileprivate let oldest: Int
         fileprivate let oldestDropped: Int
         let dropped: Int
@@ -106,7 +114,7 @@ struct TimelineState {
         /// The spans kept, by operation, in the order they finished: made of their logs, which
         /// change no more (read outside the timeline's lock).
         var spans: [ArraySlice<TimelineSpan>] {
-            var spans = kept[oldest...].map { $0?.spans()[...] ?? [] }
+            var spans = kept[oldest...].map { $0.recording?.spans()[...] ?? [] }
             if !spans.isEmpty { spans[0] = spans[0].dropFirst(oldestDropped) }
             return spans
         }
