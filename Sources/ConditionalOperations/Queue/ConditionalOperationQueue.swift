@@ -104,6 +104,11 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
 
     /// At most this many operations run at once; `OperationQueue.defaultMaxConcurrentOperationCount`
     /// (the default): as many as Dispatch gives threads to.
+    ///
+    /// Set it before adding plain operations (not ``ConditionalOperation``s) that wait for their
+    /// dependencies: added while the queue has no limit, those wait in Foundation's scheduler,
+    /// which alone hears of their cancel, and a limit set later does not count them. Setting one
+    /// then says so in a message naming them.
     open override var maxConcurrentOperationCount: Int {
         get { storage.limit }
         set {
@@ -112,8 +117,23 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
                     newValue, setting: "\(diagnosticName).maxConcurrentOperationCount"))
             super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
             let limit = super.maxConcurrentOperationCount
-            startDrainer(on: storage.setLimit(limit))
+            let (drainer, uncounted) = storage.setLimit(limit)
+            startDrainer(on: drainer)
+            if !uncounted.isEmpty { reportUncounted(uncounted, limit: limit) }
         }
+    }
+
+    /// A limit set while plain operations added without one wait in Foundation's scheduler: it
+    /// does not hold for them. Foundation tells only its own queue when a plain operation is
+    /// cancelled, so they stay there, where a cancel ends them at once, and start when Foundation's
+    /// scheduler says, beside the operations that hold the queue's slots.
+    private func reportUncounted(_ operations: [Foundation.Operation], limit: Int) {
+        let names = operations.prefix(3).map(\.diagnosticName).joined(separator: ", ")
+        let more = operations.count > 3 ? " and \(operations.count - 3) more" : ""
+        MisuseLog.log(
+            "\(diagnosticName).maxConcurrentOperationCount = \(limit): \(names)\(more) added before, with no "
+                + "limit, wait in Foundation's scheduler and may run beside the operations holding its "
+                + "\(limit) slot(s) (a queue's limit is set before plain operations that wait are added)")
     }
 
     /// While `true`, no operation starts; those running go on. Conditions are still evaluated

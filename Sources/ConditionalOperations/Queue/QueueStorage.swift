@@ -147,8 +147,15 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     // Each change below that lets operations run hands them out to the queue's drainers in its
     // own trip, and returns the target to start a drainer on if they need a new one.
 
-    func setLimit(_ limit: Int) -> QueueStateMachine.Drainer? {
-        state.withLock { Self.handOut($0.machine.setLimit(limit), in: &$0) }
+    /// Also returns the plain operations Foundation's scheduler runs without a slot, which a limit
+    /// cannot count (``QueueStateMachine/unslottedPlain``), if `limit` is one.
+    func setLimit(_ limit: Int) -> (drainer: QueueStateMachine.Drainer?, uncounted: [Foundation.Operation]) {
+        state.withLock {
+            let uncounted =
+                limit == OperationQueue.defaultMaxConcurrentOperationCount
+                ? [] : Array($0.machine.unslottedPlain.values)
+            return (Self.handOut($0.machine.setLimit(limit), in: &$0), uncounted)
+        }
     }
 
     func setSuspended(_ suspended: Bool) -> QueueStateMachine.Drainer? {
@@ -204,6 +211,7 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
         known: Bool, delegate: (any ConditionalOperationQueueDelegate)?, drainer: QueueStateMachine.Drainer?
     ) {
         state.withLock { state in
+            if !heldASlot { state.machine.plainFinished(operation) }
             let drainer = heldASlot ? Self.handOut(state.machine.slotFreed(), in: &state) : nil
             return (state.registry.remove(operation), state.delegate, drainer)
         }

@@ -43,6 +43,7 @@ extension QueueStateMachine {
         if facts.isCancelled || !facts.awaitsDependencies && facts.isReady { return .submit }
         // No limit to share: Foundation's scheduler hears its readiness change.
         guard limit != OperationQueue.defaultMaxConcurrentOperationCount else {
+            unslottedPlain[ObjectIdentifier(operation)] = operation
             return .handToFoundation
         }
         // A slot first, then Foundation's scheduler (see ``PlainRoute``).
@@ -63,6 +64,13 @@ extension QueueStateMachine {
         guard waitingPlain.removeValue(forKey: ObjectIdentifier(operation)) != nil else { return .none }
         // Its own `isReady` may say no still: it waits for a slot all the same (see ``PlainRoute``).
         return .submit
+    }
+
+    /// A plain operation Foundation's scheduler ran finished: if it ran without a slot, a limit
+    /// set from now on holds.
+    package mutating func plainFinished(_ operation: Foundation.Operation) {
+        guard !unslottedPlain.isEmpty else { return }
+        unslottedPlain[ObjectIdentifier(operation)] = nil
     }
 
     /// Those of `cancelled` (plain operations that waited for their dependencies) still waiting:

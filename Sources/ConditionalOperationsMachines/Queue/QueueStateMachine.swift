@@ -48,6 +48,9 @@ package struct QueueStateMachine {
     /// Plain operations waiting for their dependencies to finish before they are submitted (on a
     /// queue with a concurrency limit).
     package internal(set) var waitingPlain: [ObjectIdentifier: Foundation.Operation] = [:]
+    /// Plain operations handed to Foundation's scheduler without a slot (while no limit held),
+    /// until they finished: a limit set meanwhile cannot count them.
+    package internal(set) var unslottedPlain: [ObjectIdentifier: Foundation.Operation] = [:]
 
     package init() {}
 

@@ -74,5 +74,30 @@ extension ConditionalOperationsTests {
             gate.open()
             await queue.waitUntilIdle()
         }
+
+        /// A limit set while plain operations added without one wait in Foundation's scheduler
+        /// for their dependencies cannot count them (Foundation tells only its own queue of their
+        /// cancel, so they stay there): it says so, naming them, rather than letting one run beside
+        /// the holder of the only slot unannounced. A limit set before holds for them
+        /// (`S19_aPlainDependentNeverRunsBesideTheHolderOfTheOnlySlot`).
+        @Test func aLimitSetWhilePlainOperationsWaitInFoundationsSchedulerSaysItDoesNotCountThem() async {
+            let queue = ConditionalOperationQueue()
+            queue.name = "late limit"
+            let dependency = BlockOperation {}
+            let dependent = BlockOperation {}
+            dependent.name = "waiting plain"
+            dependent.addDependency(dependency)
+            queue.addOperation(dependent)
+            queue.maxConcurrentOperationCount = 1
+            let said = Printed.lines.filter { $0.contains("'late limit'.maxConcurrentOperationCount = 1") }
+            #expect(said.count == 1)
+            #expect(said.first?.contains("BlockOperation 'waiting plain'") == true)
+            #expect(said.first?.contains("may run beside the operations holding its 1 slot(s)") == true)
+            // Once it finished, a limit set again has nothing to say.
+            OperationQueue().addOperation(dependency)
+            #expect(await within { await queue.waitUntilIdle() } != nil)
+            queue.maxConcurrentOperationCount = 2
+            #expect(!Printed.lines.contains { $0.contains("'late limit'.maxConcurrentOperationCount = 2") })
+        }
     }
 }

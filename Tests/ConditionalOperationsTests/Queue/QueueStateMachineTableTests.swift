@@ -48,6 +48,9 @@ extension ConditionalOperationsTests {
             }
             if machine.isSuspended { parts.append("suspended") }
             if !machine.waitingPlain.isEmpty { parts.append("\(machine.waitingPlain.count) waiting plain") }
+            if !machine.unslottedPlain.isEmpty {
+                parts.append("\(machine.unslottedPlain.count) unslotted plain")
+            }
             return parts.joined(separator: ", ")
         }
 
@@ -119,9 +122,10 @@ extension ConditionalOperationsTests {
             (.open, .cancelledAwaitingDependencies, .submit, "open"),
             (.open, .ready, .submit, "open"),
             // Only Foundation's queue hears when its own `isReady` changes.
-            (.open, .notReady, .handToFoundation, "open"),
+            // Without a slot: a limit set later cannot count it (the queue says so).
+            (.open, .notReady, .handToFoundation, "open, 1 unslotted plain"),
             // Without a limit to share, Foundation's scheduler runs it once its dependencies finished.
-            (.open, .awaitingDependencies, .handToFoundation, "open"),
+            (.open, .awaitingDependencies, .handToFoundation, "open, 1 unslotted plain"),
             (.limited, .cancelled, .submit, "open, limit 1"),
             (.limited, .ready, .submit, "open, limit 1"),
             // With a limit, a slot first: given one, Foundation's scheduler runs it once its own
@@ -129,7 +133,7 @@ extension ConditionalOperationsTests {
             (.limited, .notReady, .submit, "open, limit 1"),
             // With a limit, the queue submits it once its dependencies finished, in its slots.
             (.limited, .awaitingDependencies, .awaitDependencies, "open, limit 1, 1 waiting plain"),
-            (.suspended, .awaitingDependencies, .handToFoundation, "open, suspended"),
+            (.suspended, .awaitingDependencies, .handToFoundation, "open, suspended, 1 unslotted plain"),
             (.shutDown, .cancelled, .submit, "shut down"),
         ])
         func S9_routePlain(given: Given, facts: Facts, route: Machine.PlainRoute, next: String) {
@@ -177,6 +181,18 @@ extension ConditionalOperationsTests {
             let answer2 = machine.plainDependenciesFinished(operation, facts: facts.facts)
             #expect(answer2 == route)
             #expect(Self.describe(machine) == next)
+        }
+
+        @Test func anUnslottedPlainOperationIsForgottenOnceItFinished() {
+            var machine = Self.machine(.open)
+            let operation = BlockOperation()
+            #expect(
+                machine.routePlain(operation, facts: Facts.awaitingDependencies.facts) == .handToFoundation)
+            #expect(Self.describe(machine) == "open, 1 unslotted plain")
+            machine.plainFinished(BlockOperation())
+            #expect(Self.describe(machine) == "open, 1 unslotted plain", "another operation's finish")
+            machine.plainFinished(operation)
+            #expect(Self.describe(machine) == "open")
         }
 
         @Test func S9_takeCancelledPlainTakesOnlyTheWaitingOnes() {
