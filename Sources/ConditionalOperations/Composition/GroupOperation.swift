@@ -142,7 +142,10 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
 
     /// How many children execute at once (S11); `OperationQueue.defaultMaxConcurrentOperationCount`
     /// (as many as the system allows) unless set. The children's queue takes it at once, also
-    /// while the group runs.
+    /// while the group runs, but for plain children (not ``ConditionalOperation``s) added while it
+    /// had no limit that cannot start at once: those are left to Foundation's scheduler, which
+    /// the limit does not count (a message names them; see
+    /// ``ConditionalOperationQueue/maxConcurrentOperationCount``).
     ///
     /// ```swift
     /// let downloads = GroupOperation(operations: files.map { DownloadOperation(file: $0) })
@@ -154,7 +157,7 @@ open class GroupOperation: ConditionalOperation, @unchecked Sendable {
             ValueCheck.require(
                 ValueCheck.concurrencyLimit(newValue, setting: "\(diagnosticName).maxConcurrentChildren"))
             let queue = withOwnLock { lockedGroup.setMaxConcurrentChildren(newValue) }
-            queue?.maxConcurrentOperationCount = newValue
+            queue?.setLimit(newValue, setting: "\(diagnosticName).maxConcurrentChildren")
         }
     }
 

@@ -105,35 +105,41 @@ open class ConditionalOperationQueue: OperationQueue, @unchecked Sendable {
     /// At most this many operations run at once; `OperationQueue.defaultMaxConcurrentOperationCount`
     /// (the default): as many as Dispatch gives threads to.
     ///
-    /// Set it before adding plain operations (not ``ConditionalOperation``s) that wait for their
-    /// dependencies: added while the queue has no limit, those wait in Foundation's scheduler,
-    /// which alone hears of their cancel, and a limit set later does not count them. Setting one
-    /// then says so in a message naming them.
+    /// Set it before adding plain operations (not ``ConditionalOperation``s) that cannot start at
+    /// once (waiting for their dependencies, or whose own `isReady` says no): added while the queue
+    /// has no limit, those are left to Foundation's scheduler, which alone hears of their cancel,
+    /// and a limit set later does not count them. Foundation's scheduler runs at most the limit of
+    /// them at once, beside the operations holding the queue's slots. Setting a limit then says so
+    /// in a message naming them.
     open override var maxConcurrentOperationCount: Int {
         get { storage.limit }
-        set {
-            ValueCheck.require(
-                ValueCheck.concurrencyLimit(
-                    newValue, setting: "\(diagnosticName).maxConcurrentOperationCount"))
-            super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
-            let limit = super.maxConcurrentOperationCount
-            let (drainer, uncounted) = storage.setLimit(limit)
-            startDrainer(on: drainer)
-            if !uncounted.isEmpty { reportUncounted(uncounted, limit: limit) }
-        }
+        set { setLimit(newValue, setting: "\(diagnosticName).maxConcurrentOperationCount") }
     }
 
-    /// A limit set while plain operations added without one wait in Foundation's scheduler: it
+    /// Sets the concurrency limit, `setting` named as the caller names it in messages.
+    func setLimit(_ newValue: Int, setting: @autoclosure () -> String) {
+        ValueCheck.require(ValueCheck.concurrencyLimit(newValue, setting: setting()))
+        super.maxConcurrentOperationCount = newValue  // Foundation's own checks of the value
+        let limit = super.maxConcurrentOperationCount
+        let (drainer, uncounted) = storage.setLimit(limit)
+        startDrainer(on: drainer)
+        // Read outside the lock: `isFinished` and `name` may be overridden. One that finished
+        // meanwhile has nothing left to count.
+        let unfinished = uncounted.filter { !$0.isFinished }
+        if !unfinished.isEmpty { reportUncounted(unfinished, limit: limit, setting: setting()) }
+    }
+
+    /// A limit set while plain operations added without one are left to Foundation's scheduler: it
     /// does not hold for them. Foundation tells only its own queue when a plain operation is
-    /// cancelled, so they stay there, where a cancel ends them at once, and start when Foundation's
-    /// scheduler says, beside the operations that hold the queue's slots.
-    private func reportUncounted(_ operations: [Foundation.Operation], limit: Int) {
+    /// cancelled, so they stay there, where a cancel ends them at once.
+    private func reportUncounted(_ operations: [Foundation.Operation], limit: Int, setting: String) {
         let names = operations.prefix(3).map(\.diagnosticName).joined(separator: ", ")
         let more = operations.count > 3 ? " and \(operations.count - 3) more" : ""
         MisuseLog.log(
-            "\(diagnosticName).maxConcurrentOperationCount = \(limit): \(names)\(more) added before, with no "
-                + "limit, wait in Foundation's scheduler and may run beside the operations holding its "
-                + "\(limit) slot(s) (a queue's limit is set before plain operations that wait are added)")
+            "\(setting) = \(limit): the limit does not count \(names)\(more), added with no limit and left to "
+                + "Foundation's scheduler (which alone hears of a plain operation's cancel): those may run beside "
+                + "the operations holding the \(limit) slot(s). Set the limit before adding plain operations that "
+                + "cannot start at once")
     }
 
     /// While `true`, no operation starts; those running go on. Conditions are still evaluated

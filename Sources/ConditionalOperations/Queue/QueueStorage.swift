@@ -147,6 +147,9 @@ final class QueueStorage: @unchecked Sendable {  // mutable state: behind `state
     // Each change below that lets operations run hands them out to the queue's drainers in its
     // own trip, and returns the target to start a drainer on if they need a new one.
 
+    /// How many plain operations Foundation's scheduler runs without a slot (``setLimit(_:)``).
+    var unslottedPlainCount: Int { state.withLock { $0.machine.unslottedPlain.count } }
+
     /// Also returns the plain operations Foundation's scheduler runs without a slot, which a limit
     /// cannot count (``QueueStateMachine/unslottedPlain``), if `limit` is one.
     func setLimit(_ limit: Int) -> (drainer: QueueStateMachine.Drainer?, uncounted: [Foundation.Operation]) {

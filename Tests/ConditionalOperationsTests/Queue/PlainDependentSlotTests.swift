@@ -91,13 +91,33 @@ extension ConditionalOperationsTests {
             queue.maxConcurrentOperationCount = 1
             let said = Printed.lines.filter { $0.contains("'late limit'.maxConcurrentOperationCount = 1") }
             #expect(said.count == 1)
-            #expect(said.first?.contains("BlockOperation 'waiting plain'") == true)
-            #expect(said.first?.contains("may run beside the operations holding its 1 slot(s)") == true)
-            // Once it finished, a limit set again has nothing to say.
+            #expect(said.first?.contains("the limit does not count BlockOperation 'waiting plain'") == true)
+            #expect(said.first?.contains("may run beside the operations holding the 1 slot(s)") == true)
+            // Once the queue forgot it, a limit set again has nothing to say.
             OperationQueue().addOperation(dependency)
-            #expect(await within { await queue.waitUntilIdle() } != nil)
+            await waitUntil { queue.storage.unslottedPlainCount == 0 }
+            #expect(dependent.isFinished)
             queue.maxConcurrentOperationCount = 2
             #expect(!Printed.lines.contains { $0.contains("'late limit'.maxConcurrentOperationCount = 2") })
+        }
+
+        /// A running group's children's limit is its `maxConcurrentChildren`: the message names it.
+        @Test func aGroupsChildLimitSetWhileAPlainChildWaitsInFoundationsSchedulerSaysSo() async {
+            let dependency = BlockOperation {}
+            let child = BlockOperation {}
+            child.name = "plain child"
+            child.addDependency(dependency)
+            let group = GroupOperation(operations: [child])
+            group.name = "late children limit"
+            let done = completionLatch([group])
+            OperationQueue().addOperation(group)
+            await waitUntil { group.isExecuting }
+            group.maxConcurrentChildren = 1
+            let said = Printed.lines.filter { $0.contains("'late children limit'.maxConcurrentChildren = 1") }
+            #expect(said.count == 1)
+            #expect(said.first?.contains("the limit does not count BlockOperation 'plain child'") == true)
+            dependency.start()
+            #expect(await done.wait(seconds: 10))
         }
     }
 }
