@@ -34,7 +34,7 @@ class SinkLog: OperationSinkLog {
     @exclusivity(unchecked) final private(set) var sinks = SinkList()
     @exclusivity(unchecked) final private(set) var messages: [SinkMessage] = []
     /// The timeline's recording, while it is the one sink: told each message as it is written,
-    /// without a time, which it is given as the messages are sent (``send()``). Most recorded
+    /// without a time, which it is given as the messages are sent (``send(reading:)``). Most recorded
     /// operations have that sink alone, and it hears every change: a buffer of messages for it
     /// was most of what recording cost. Not retained, and called without a retain: the timeline
     /// lists its running recordings, and this log may be the recording itself.
@@ -122,10 +122,11 @@ class SinkLog: OperationSinkLog {
     }
 
     /// Gives the messages the timeline's recording was told since the last send their time.
-    final func stampTimeline() {
+    /// `reading`: the ``MonotonicClock``, if this trip read it.
+    final func stampTimeline(reading: UInt64? = nil) {
         guard let recording = unstamped else { return }
         unstamped = nil
-        recording._withUnsafeGuaranteedRef { $0.stamp() }
+        recording._withUnsafeGuaranteedRef { $0.stamp(reading: reading) }
     }
 
     /// The sinks, taken out: for the last message, as the operation finishes and lets go of them

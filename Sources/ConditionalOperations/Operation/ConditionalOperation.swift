@@ -411,12 +411,16 @@ struct MachineLock {
                 let result = try body(&operation.lockedMachine)
                 operation.published.publish(from: &operation.lockedMachine)
                 // The machine reads no clock and no thread: what the event's phase records is passed in.
+                var reading: UInt64?
                 if operation.lockedMachine.awaitedStamp != .none {
-                    operation.lockedMachine.stamp(thread: .current, now: .now)
+                    let now = MonotonicClock.nanoseconds()
+                    reading = now
+                    operation.lockedMachine.stamp(thread: .current, now: Uptime(nanoseconds: now))
                 }
-                // Told before unlocking, so that the sinks hear the events in the machine's order.
+                // Told before unlocking, so that the sinks hear the events in the machine's order;
+                // a timeline's recording is stamped with the clock read for the phase, if it was.
                 if let log = operation.lockedMachine.sinkMessages {
-                    log.send()
+                    log.send(reading: reading)
                     if log.isLetGoOfAtEnd, let taken = operation.lockedMachine.takeEndedSinkLog() {
                         ended = .passRetained(taken)
                     }

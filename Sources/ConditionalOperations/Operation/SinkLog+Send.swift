@@ -2,10 +2,11 @@ extension SinkLog {
     /// Tells the event sinks what the machine wrote for them, in order, then forgets the messages.
     /// The operation's storage calls it under the operation's lock, at the end of the event that
     /// wrote them, so that every sink hears the events in the machine's order (S1, S16).
-    func send() {
+    /// `reading`: the ``MonotonicClock``, if this trip read it already (to stamp the phase).
+    func send(reading: UInt64? = nil) {
         // Told first: what the timeline's recording was told came before every message buffered
         // (once another sink is added, the timeline's hears them as they are sent).
-        stampTimeline()
+        stampTimeline(reading: reading)
         guard hasMessages else { return }
         // Each message is moved out, not copied: reversed (most events write one), then taken
         // from the end and consumed. The buffer comes back empty, its capacity kept for the next

@@ -172,13 +172,17 @@ enum TimelineClock: Sendable {
     @inline(__always)
     func now() -> UInt64 {
         switch self {
-        case .system:
-            // Read directly, not through `DispatchTime.now()`, which costs twice as much and is
-            // read at every change recorded. Any clock that never decreases will do: the
-            // timeline's times count from its own reading when it was made.
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        case .system: return MonotonicClock.nanoseconds()
+        case .given(let clock): return clock.read()
+        }
+    }
+
+    /// Now, given `reading`, the ``MonotonicClock`` read in this trip already, if it was: the
+    /// system's clock is not read again.
+    @inline(__always)
+    func now(given reading: UInt64?) -> UInt64 {
+        switch self {
+        case .system: return reading ?? MonotonicClock.nanoseconds()
         case .given(let clock): return clock.read()
         }
     }

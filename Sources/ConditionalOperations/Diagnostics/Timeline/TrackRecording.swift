@@ -87,9 +87,9 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     }
 
     /// What was recorded since the last stamp happened now: the marks get their time, a cancel
-    /// or the finish told is recorded.
-    func stamp() {
-        let now = clock.now()
+    /// or the finish told is recorded. `reading`: the ``MonotonicClock``, if the trip read it.
+    func stamp(reading: UInt64? = nil) {
+        let now = clock.now(given: reading)
         if !log.isStamped { log.stamp(at: now) }
         if cancelDue {
             cancelDue = false
