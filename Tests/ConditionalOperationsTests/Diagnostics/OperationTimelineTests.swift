@@ -159,10 +159,34 @@ extension ConditionalOperationsTests {
             queue.addOperations(operations, waitUntilFinished: false)
             for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
             let snapshot = timeline.snapshot()
-            #expect(snapshot.tracks.map(\.givenName) == operations.map(\.name))
-            #expect(snapshot.tracks.allSatisfy { $0.finished != nil && $0.executed && $0.recording == nil })
+            #expect(snapshot.tracks.rows.map(\.givenName) == operations.map(\.name))
+            #expect(
+                snapshot.tracks.rows.allSatisfy { $0.finished != nil && $0.executed && $0.recording == nil })
             let executed = snapshot.spans.filter { $0.span.kind == .executing }.map(\.span.track)
             #expect(executed.sorted() == Array(operations.indices))
+        }
+
+        /// Memory stays within the capacity while a timeline stays attached (a server's): an
+        /// operation's row goes once its spans all were dropped, a chunk of rows at a time, and
+        /// what the exports show of the rest is whole.
+        @Test func S36_theRowsOfOperationsWhoseSpansWereAllDroppedAreLetGoOf() async throws {
+            let timeline = OperationTimeline(capacity: 10)
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let count = 3 * TrackTable.chunkSize
+            let operations = (0..<count).map { index in AsyncOperation(name: "\(index)") {} }
+            queue.addOperations(operations, waitUntilFinished: false)
+            for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
+            #expect(timeline.operationCount == count)
+            let snapshot = timeline.snapshot()
+            // At least the first two chunks are gone: only the last operations' spans are kept.
+            #expect(snapshot.tracks.keptCount <= TrackTable.chunkSize)
+            #expect(!snapshot.tracks.contains(0))
+            let kept = Set(snapshot.spans.map(\.span.track))
+            #expect(kept.allSatisfy { snapshot.tracks.contains($0) }, "a kept span lost its row")
+            let events = try Self.events(of: timeline)
+            #expect(events.contains { $0["ph"] as? String == "X" })
+            #expect(timeline.html().contains("\(snapshot.tracks.keptCount) operations over"))
         }
 
         @Test func S36_anOperationExecutingFarLongerThanTheRestIsWarnedAbout() async {
@@ -411,7 +435,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(group)
             try await gate.waitUntilEvaluated(timeout: .seconds(10))
             await waitUntil(seconds: 10) {
-                timeline.snapshot().tracks.allSatisfy { $0.unrecordedRunning == 0 }
+                timeline.snapshot().tracks.rows.allSatisfy { $0.unrecordedRunning == 0 }
             }
             let beside = AsyncOperation(name: "beside") {}
             queue.addOperation(beside)

@@ -84,7 +84,7 @@ struct TimelinePage {
         }
         page += "</style></head><body>\n<h1>Operation timeline</h1>\n"
         page +=
-            "<p>\(snapshot.tracks.count) operations over " + String(format: "%.3f ms", Double(span) / 1e6)
+            "<p>\(snapshot.tracks.keptCount) operations over " + String(format: "%.3f ms", Double(span) / 1e6)
             + "; \(snapshot.dropped) spans dropped to stay within capacity.</p>\n"
         if !warnings.isEmpty {
             page += "<ul class=\"warnings\">\n"
@@ -103,8 +103,9 @@ struct TimelinePage {
     func orderedTracks() -> [(Int, Int)] {
         var children: [Int: [Int]] = [:]
         var roots: [Int] = []
-        for (index, track) in snapshot.tracks.enumerated() {
-            if let parent = track.parent {
+        for index in snapshot.tracks.indices {
+            // A composite's row is gone once its spans all were: its operations are drawn alone.
+            if let parent = snapshot.tracks[index].parent, snapshot.tracks.contains(parent) {
                 children[parent, default: []].append(index)
             } else {
                 roots.append(index)

@@ -13,9 +13,12 @@ extension OperationTimeline {
         var events: [[String: Any]] = [
             ["name": "process_name", "ph": "M", "pid": 1, "args": ["name": "operations"]]
         ]
-        for (index, track) in snapshot.tracks.enumerated() {
+        for index in snapshot.tracks.indices {
+            let track = snapshot.tracks[index]
             var name = track.name
-            if let parent = track.parent { name += " (in \(snapshot.tracks[parent].name))" }
+            if let parent = track.parent, snapshot.tracks.contains(parent) {
+                name += " (in \(snapshot.tracks[parent].name))"
+            }
             events.append([
                 "name": "thread_name", "ph": "M", "pid": 1, "tid": index + 1, "args": ["name": name],
             ])
@@ -46,7 +49,7 @@ extension OperationTimeline {
         }
         let document: [String: Any] = [
             "traceEvents": events, "displayTimeUnit": "ms",
-            "otherData": ["droppedSpans": snapshot.dropped, "operations": snapshot.tracks.count],
+            "otherData": ["droppedSpans": snapshot.dropped, "operations": snapshot.tracks.keptCount],
         ]
         // Only strings, numbers, booleans, arrays and dictionaries: it cannot fail.
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()

@@ -26,7 +26,10 @@ import Foundation
 /// A running operation's spans are kept with it; when it finishes they join the timeline's
 /// `capacity` most recent spans, and the oldest are dropped and counted (``droppedSpans``), and
 /// let go of with the last of their operation's. Each operation recorded also keeps a small
-/// entry (its type, its name, the errors it finished with). Recording runs none of the user's
+/// entry (its type, its name, the errors it finished with) until its spans all were dropped;
+/// those entries go a thousand or so at a time, so a timeline attached for as long as a server
+/// runs stays within its capacity, but for the entries near an operation that runs as long.
+/// The exports show the operations kept. Recording runs none of the user's
 /// code, records a change under the operation's own lock, and takes the timeline's lock only as
 /// an operation is added and as it finishes: names and error descriptions are read when the
 /// timeline is exported, and what a dropped span held is let go of on a queue of the timeline's.
@@ -125,7 +128,8 @@ public final class OperationTimeline: Sendable {
     func runsUnrecorded(_ operation: Foundation.Operation, under parent: Int) {
         state.withLock { $0.tracks[parent].unrecordedRunning += 1 }
         FinishWatcher(watching: operation) { [self] in
-            state.withLock { $0.tracks[parent].unrecordedRunning -= 1 }
+            // Its composite's row may be gone since, with every span it made.
+            state.withLock { if $0.tracks.contains(parent) { $0.tracks[parent].unrecordedRunning -= 1 } }
         }
     }
 
@@ -151,7 +155,7 @@ public final class OperationTimeline: Sendable {
         }
         // The clock is read after the recordings were: no span copied ends after `now`.
         return TimelineSnapshot(
-            origin: origin, now: clock.now(), tracks: tables.tracks.rows, kept: tables.spans,
+            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.spans,
             running: running,
             dropped: tables.dropped)
     }

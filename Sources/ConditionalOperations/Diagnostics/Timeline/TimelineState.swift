@@ -21,6 +21,9 @@ struct TimelineState {
     /// hold (a condition, an error) may be the user's last reference, so the timeline lets go of
     /// them outside every lock, many at a time (``takeEvicted()``).
     private var evicted: [TrackRecording] = []
+    /// The rows let go of with their chunk (``TrackTable/markGone(_:)``), not let go of yet: they
+    /// hold the errors their operations finished with.
+    private var evictedRows: [[TimelineTrack]] = []
     /// A release of the evicted spans is on its way: those dropped until it runs go with it.
     private var releaseScheduled = false
 
@@ -28,6 +31,7 @@ struct TimelineState {
     /// from its recording, which is cold by the time its spans are dropped.
     struct Kept {
         var recording: TrackRecording?
+        let track: Int
         let spanCount: Int
     }
 
@@ -58,7 +62,7 @@ struct TimelineState {
         tracks[track].executed = recording.log.executed
         tracks[track].finished = recording.log.finished
         let spanCount = recording.spanCount
-        kept.append(Kept(recording: recording, spanCount: spanCount))
+        kept.append(Kept(recording: recording, track: track, spanCount: spanCount))
         keptSpans += spanCount
         while keptSpans > capacity {
             let excess = keptSpans - capacity
@@ -71,6 +75,7 @@ struct TimelineState {
             } else {
                 if let evictedRecording = kept[oldest].recording { evicted.append(evictedRecording) }
                 kept[oldest].recording = nil
+                if let rows = tracks.markGone(kept[oldest].track) { evictedRows.append(rows) }
                 oldest += 1
                 oldestDropped = 0
                 keptSpans -= remaining
@@ -89,11 +94,10 @@ struct TimelineState {
 
     /// The finished operations whose spans were dropped until now, to be let go of outside every
     /// lock; the next drop needs a release of its own.
-    mutating func takeEvicted() -> [TrackRecording] {
+    mutating func takeEvicted() -> (recordings: [TrackRecording], rows: [[TimelineTrack]]) {
         releaseScheduled = false
-        guard !evicted.isEmpty else { return [] }
-        defer { evicted = [] }
-        return evicted
+        defer { (evicted, evictedRows) = ([], []) }
+        return (evicted, evictedRows)
     }
 
     /// What the exports read under the timeline's lock: every track (the running ones with their
@@ -131,7 +135,8 @@ struct TimelineSnapshot: Sendable {
 
     let origin: UInt64
     let now: UInt64
-    let tracks: [TimelineTrack]
+    /// The rows kept: those of operations whose spans were all dropped may be gone.
+    let tracks: TrackTable
     /// Every span: the finished operations' in the order they finished, then the running ones',
     /// the open ones closed at `now` and marked open.
     let spans: [Span]
@@ -150,7 +155,7 @@ struct TimelineSnapshot: Sendable {
     /// `running`: what the tracks running when the timeline was read had recorded, each read
     /// under its operation's lock (finished since, it holds every span it recorded).
     init(
-        origin: UInt64, now: UInt64, tracks: [TimelineTrack], kept: [ArraySlice<TimelineSpan>],
+        origin: UInt64, now: UInt64, tracks: TrackTable, kept: [ArraySlice<TimelineSpan>],
         running: [(track: Int, contents: TrackContents)], dropped: Int
     ) {
         self.origin = origin

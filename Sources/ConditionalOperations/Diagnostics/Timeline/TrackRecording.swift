@@ -120,7 +120,7 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             return
         }
         // Finished since: said of its track, under the timeline's lock.
-        timeline.state.withLock { $0.tracks[track].wasCancelled = true }
+        timeline.state.withLock { if $0.tracks.contains(track) { $0.tracks[track].wasCancelled = true } }
     }
 
     /// The operation finished: its spans are counted, and join the timeline's. Under the

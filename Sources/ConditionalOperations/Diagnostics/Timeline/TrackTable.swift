@@ -1,34 +1,68 @@
-/// The rows of an ``OperationTimeline``, one per operation recorded, in chunks of a fixed size:
-/// adding a row never copies the ones before it. One array of every row was copied whole each
-/// time it grew, under the timeline's lock, while the operations finishing waited for that lock
-/// (at 100k operations, a copy of megabytes).
-struct TrackTable {
+/// The rows of an ``OperationTimeline``, one per operation recorded, by track, in chunks of a
+/// fixed size: adding a row never copies the ones before it (one array of every row was copied
+/// whole each time it grew, under the timeline's lock, while the operations finishing waited for
+/// that lock), and a chunk whose operations all finished and had every span dropped is let go of:
+/// a timeline attached for the life of a server keeps its memory within its capacity, but for
+/// a chunk of rows per operation that runs for as long.
+struct TrackTable: Sendable {
     private static let chunkShift = 10
-    private static let chunkSize = 1 << chunkShift
+    static let chunkSize = 1 << chunkShift
     private static let chunkMask = chunkSize - 1
 
-    /// Every chunk full but the last.
-    private var chunks: [[TimelineTrack]] = []
+    private struct Chunk: Sendable {
+        /// `nil` once every row is gone.
+        var rows: [TimelineTrack]?
+        /// How many of its rows are gone (``markGone(_:)``).
+        var gone = 0
+    }
+
+    private var chunks: [Chunk] = []
+    /// How many rows were ever added: the next row's track.
     private(set) var count = 0
+    /// How many rows are kept.
+    private(set) var keptCount = 0
 
-    var indices: Range<Int> { 0..<count }
+    /// Whether the row of `track` is kept (not let go of with its chunk).
+    func contains(_ track: Int) -> Bool {
+        track >= 0 && track < count && chunks[track >> Self.chunkShift].rows != nil
+    }
 
+    /// The row of `track`, which is kept (``contains(_:)``).
     subscript(track: Int) -> TimelineTrack {
-        get { chunks[track >> Self.chunkShift][track & Self.chunkMask] }
-        _modify { yield &chunks[track >> Self.chunkShift][track & Self.chunkMask] }
+        get { chunks[track >> Self.chunkShift].rows![track & Self.chunkMask] }
+        _modify { yield &chunks[track >> Self.chunkShift].rows![track & Self.chunkMask] }
     }
 
     mutating func append(_ row: consuming TimelineTrack) {
         if count & Self.chunkMask == 0 {
-            var chunk: [TimelineTrack] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunks.append(chunk)
+            var rows: [TimelineTrack] = []
+            rows.reserveCapacity(Self.chunkSize)
+            chunks.append(Chunk(rows: rows))
         }
-        chunks[chunks.count - 1].append(row)
+        chunks[chunks.count - 1].rows!.append(row)
         count += 1
+        keptCount += 1
     }
 
-    /// Every row, in one array: for the exports, made outside the timeline's lock (the chunks
-    /// are shared with the table until then, not copied).
-    var rows: [TimelineTrack] { Array(chunks.joined()) }
+    /// The operation of `track` finished and every span it made was dropped: its row is gone.
+    /// Returns the rows of its chunk if that was the last of them, to be let go of outside the
+    /// timeline's lock (they hold the errors the operations finished with).
+    mutating func markGone(_ track: Int) -> [TimelineTrack]? {
+        let index = track >> Self.chunkShift
+        chunks[index].gone += 1
+        guard chunks[index].gone == Self.chunkSize else { return nil }
+        defer { chunks[index].rows = nil }
+        keptCount -= Self.chunkSize
+        return chunks[index].rows
+    }
+
+    /// The tracks kept, in order.
+    var indices: [Int] {
+        chunks.indices.flatMap { index in
+            chunks[index].rows.map { rows in (0..<rows.count).map { (index << Self.chunkShift) + $0 } } ?? []
+        }
+    }
+
+    /// The rows kept, in order of their tracks.
+    var rows: [TimelineTrack] { chunks.flatMap { $0.rows ?? [] } }
 }
