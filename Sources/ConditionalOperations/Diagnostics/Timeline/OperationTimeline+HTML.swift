@@ -2,7 +2,7 @@ import Foundation
 
 extension OperationTimeline {
     /// The timeline as one self-contained HTML page (inline SVG and CSS, nothing fetched): the
-    /// ``warnings`` first, then one row per operation, its spans drawn in one colour per kind of
+    /// ``warnings`` first, then one row per operation kept, its spans drawn in one colour per kind of
     /// wait, each with its reason on hover, an operation's conditions and category waits as a thin
     /// bar inside its row, its end as a dot (red if it failed); a legend below. The rows of a
     /// group's children, a retry's attempts and a repeat's iterations follow their composite's,
@@ -84,7 +84,8 @@ struct TimelinePage {
         }
         page += "</style></head><body>\n<h1>Operation timeline</h1>\n"
         page +=
-            "<p>\(snapshot.tracks.keptCount) operations over " + String(format: "%.3f ms", Double(span) / 1e6)
+            "<p>\(Self.operationsShown(snapshot.tracks)) over "
+            + String(format: "%.3f ms", Double(span) / 1e6)
             + "; \(snapshot.dropped) spans dropped to stay within capacity.</p>\n"
         if !warnings.isEmpty {
             page += "<ul class=\"warnings\">\n"
@@ -97,6 +98,12 @@ struct TimelinePage {
         }
         page += "</p>\n</body></html>\n"
         return page
+    }
+
+    /// How many operations the page shows: those kept, and how many were recorded if some went.
+    static func operationsShown(_ tracks: TrackTable) -> String {
+        tracks.keptCount == tracks.count
+            ? "\(tracks.count) operations" : "\(tracks.keptCount) operations (of \(tracks.count) recorded)"
     }
 
     /// Tracks in page order: each operation followed by those run inside it, with their depth.

@@ -2,8 +2,9 @@ import Foundation
 
 extension OperationTimeline {
     /// The timeline in the Trace Event Format, which Perfetto (ui.perfetto.dev) and
-    /// `chrome://tracing` open as it is: one track (`tid`) per operation, named after it (and the
-    /// composite it ran in: `… (in GroupOperation 'sync')`), in the order they were added; each
+    /// `chrome://tracing` open as it is: one track (`tid`) per operation kept (an operation whose
+    /// spans all were dropped may be gone), named after it (and the composite it ran in:
+    /// `… (in GroupOperation 'sync')`), in the order they were added; each
     /// span a complete event (`"ph": "X"`, times in microseconds since the timeline was made) whose
     /// `name` says what the operation did, its `cat` the kind of wait, its `args` the reason (the
     /// condition and its answer, the categories); an operation's end an instant event carrying how
@@ -49,7 +50,10 @@ extension OperationTimeline {
         }
         let document: [String: Any] = [
             "traceEvents": events, "displayTimeUnit": "ms",
-            "otherData": ["droppedSpans": snapshot.dropped, "operations": snapshot.tracks.keptCount],
+            "otherData": [
+                "droppedSpans": snapshot.dropped, "operations": snapshot.tracks.keptCount,
+                "operationsRecorded": snapshot.tracks.count,
+            ],
         ]
         // Only strings, numbers, booleans, arrays and dictionaries: it cannot fail.
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()

@@ -126,7 +126,7 @@ public final class OperationTimeline: Sendable {
     /// The composite of track `parent` runs `operation`, which the timeline does not record,
     /// until it finished.
     func runsUnrecorded(_ operation: Foundation.Operation, under parent: Int) {
-        state.withLock { $0.tracks[parent].unrecordedRunning += 1 }
+        state.withLock { if $0.tracks.contains(parent) { $0.tracks[parent].unrecordedRunning += 1 } }
         FinishWatcher(watching: operation) { [self] in
             // Its composite's row may be gone since, with every span it made.
             state.withLock { if $0.tracks.contains(parent) { $0.tracks[parent].unrecordedRunning -= 1 } }
