@@ -1,5 +1,4 @@
 import ConditionalOperationsMachines
-import Dispatch
 
 extension Uptime {
     /// The monotonic clock now.

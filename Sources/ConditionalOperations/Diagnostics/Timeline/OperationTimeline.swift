@@ -174,12 +174,7 @@ enum TimelineClock: Sendable {
     }
 
     @inline(__always)
-    func now() -> UInt64 {
-        switch self {
-        case .system: return MonotonicClock.nanoseconds()
-        case .given(let clock): return clock.read()
-        }
-    }
+    func now() -> UInt64 { now(given: nil) }
 
     /// Now, given `reading`, the ``MonotonicClock`` read in this trip already, if it was: the
     /// system's clock is not read again.
