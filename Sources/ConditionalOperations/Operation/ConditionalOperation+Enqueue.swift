@@ -7,9 +7,16 @@ extension ConditionalOperation {
     /// Foundation itself, so that a batch is handed over at once. Once it becomes ready later, a
     /// followup hands it over through `handOver`.
     /// `dependenciesFinished`: the queue already knows every dependency finished.
-    func enqueue(on queue: ConditionalOperationQueue, dependenciesFinished: Bool) -> Bool {
+    /// `recording`: the sink of the timeline recording it, attached in the same trip, first.
+    func enqueue(
+        on queue: ConditionalOperationQueue, dependenciesFinished: Bool,
+        recordedBy recording: TimelineSink? = nil
+    ) -> Bool {
         perform(
-            machine.withLock { $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished) },
+            machine.withLock {
+                recording?.attach(to: &$0)
+                return $0.enqueue(on: queue, dependenciesFinished: dependenciesFinished)
+            },
             queue: queue, dependenciesFinished: dependenciesFinished)
     }
 

@@ -420,8 +420,11 @@ struct MachineLock {
                 // Told before unlocking, so that the sinks hear the events in the machine's order;
                 // a timeline's recording is stamped with the clock read for the phase, if it was.
                 if let log = operation.lockedMachine.sinkMessages {
-                    log.send(reading: reading)
-                    if log.isLetGoOfAtEnd, let taken = operation.lockedMachine.takeEndedSinkLog() {
+                    let isLetGo = log._withUnsafeGuaranteedRef { log in
+                        log.send(reading: reading)
+                        return log.isLetGoOfAtEnd
+                    }
+                    if isLetGo, let taken = operation.lockedMachine.takeEndedSinkLog() {
                         ended = .passRetained(taken)
                     }
                 }

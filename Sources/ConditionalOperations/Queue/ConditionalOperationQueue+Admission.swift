@@ -33,10 +33,11 @@ extension ConditionalOperationQueue {
         }
         // A `ConditionalOperation` added twice traps itself, in `enqueue`.
         if registration.isKnown, conditional == nil { Self.trapAddedTwice(operation) }
-        // Recorded before it is enqueued: from its first change on.
+        // Recorded from its first change on: attached in the trip that enqueues it.
+        var recording: TimelineSink?
         if let timeline = registration.timeline {
             if let conditional {
-                timeline.record(
+                recording = timeline.track(
                     conditional, parent: registration.timelineParent, queue: ObjectIdentifier(self))
             } else if let parent = registration.timelineParent {
                 timeline.runsUnrecorded(operation, under: parent)
@@ -45,7 +46,8 @@ extension ConditionalOperationQueue {
         if !registration.isKnown { idle.enter() }
         let isReady: Bool
         if let conditional {
-            isReady = conditional.enqueue(on: self, dependenciesFinished: dependencies.isEmpty)
+            isReady = conditional.enqueue(
+                on: self, dependenciesFinished: dependencies.isEmpty, recordedBy: recording)
             // Held here, in no Foundation queue: its dependencies tell it they finished.
             if !isReady, !dependencies.isEmpty { conditional.wakeWhenFinished(dependencies) }
         } else if let route = registration.route {

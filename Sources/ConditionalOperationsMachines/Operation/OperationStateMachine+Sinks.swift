@@ -47,9 +47,9 @@ extension OperationStateMachine {
 
     /// What the current event wrote for the sinks; `nil` if nothing.
     @inline(__always)
-    @inlinable public var sinkMessages: Host.SinkLog? {
+    @inlinable public var sinkMessages: Unmanaged<Host.SinkLog>? {
         guard let log = listeners.sinkLog, log.hasMessages else { return nil }
-        return log
+        return .passUnretained(log)
     }
 
     /// Writes `event` for every sink. Callers check ``hasEventSinks`` first, so that an operation

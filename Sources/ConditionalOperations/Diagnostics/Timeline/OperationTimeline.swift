@@ -86,29 +86,24 @@ public final class OperationTimeline: Sendable {
 
     /// Starts recording `operation`: its track, then every state change and wait it reports.
     /// Called outside every lock (its `name` is read here).
-    /// `queue`: the one admitting it, if it is a queue that does.
-    func record(_ operation: ConditionalOperation, parent: Int? = nil, queue: ObjectIdentifier? = nil) {
+    func record(_ operation: ConditionalOperation, parent: Int? = nil) {
+        let sink = track(operation, parent: parent, queue: nil)
+        operation.machine.withLock { sink.attach(to: &$0) }
+    }
+
+    /// A track for `operation`, and the sink that records it once attached to it
+    /// (``TimelineSink/attach(to:)``), before it is enqueued: a queue attaches it in the trip that
+    /// enqueues the operation, one lock trip for both. Called outside every lock (its `name` is
+    /// read here). `queue`: the one admitting it, if it is a queue that does.
+    func track(_ operation: ConditionalOperation, parent: Int?, queue: ObjectIdentifier?) -> TimelineSink {
         let name = operation.name  // Foundation's, which a subclass may override: read unlocked
         let recording = addTrack(
             lockedBy: ObjectIdentifier(operation), type: type(of: operation), name: name, parent: parent,
             queue: queue)
-        switch operation.addEventSink(TimelineSink(timeline: self, recording: recording)) {
-        case .added(let isCancelled):
-            // Cancelled before it was recorded: no `didCancel` comes.
-            if isCancelled {
-                let now = clock.now()
-                recording.withOperationLock { recording.cancelled(at: now) }
-            }
-        case .tellFinished(let errors):
-            let isCancelled = operation.isCancelled
-            let now = clock.now()
-            recording.withOperationLock {
-                if isCancelled { recording.cancelled(at: now) }
-                recording.finish(errors: errors, at: now)
-            }
-        }
-        // A group's children, a retry's attempts: nested under it.
+        // A group's children, a retry's attempts: nested under it. None runs before the composite
+        // is enqueued.
         operation.recordInnerOperations(in: TimelineParent(timeline: self, track: recording.track))
+        return TimelineSink(timeline: self, recording: recording)
     }
 
     /// A new track, recorded by the sink returned, which is sent to under the lock of `owner`.

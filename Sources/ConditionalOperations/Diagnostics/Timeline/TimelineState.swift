@@ -46,7 +46,7 @@ struct TimelineState {
         queue: ObjectIdentifier?
     ) {
         recording.track = tracks.count
-        tracks.append(TimelineTrack(recording, type: type, name: name, parent: parent, queue: queue))
+        tracks.append(recording, type: type, name: name, parent: parent, queue: queue)
     }
 
     /// The operation of `recording` finished: its spans are kept, the oldest dropped beyond
@@ -57,12 +57,13 @@ struct TimelineState {
         let track = recording.track
         // Read field by field: a copy of the whole log would retain what it holds, under the
         // timeline's lock, at every finish.
-        tracks[track].recording = nil
+        // Moved from its row to the list below, not retained again.
+        let finished = tracks[track].recording.take()
         tracks[track].wasCancelled = recording.log.cancelledAt != nil
         tracks[track].executed = recording.log.executed
         tracks[track].finished = recording.log.finished
         let spanCount = recording.spanCount
-        kept.append(Kept(recording: recording, track: track, spanCount: spanCount))
+        kept.append(Kept(recording: finished, track: track, spanCount: spanCount))
         keptSpans += spanCount
         while keptSpans > capacity {
             let excess = keptSpans - capacity

@@ -95,9 +95,8 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             cancelDue = false
             cancelled(at: now)
         }
-        if let errors = finishDue {
-            finishDue = nil
-            finish(errors: errors, at: now)
+        if let errors = finishDue.take() {
+            finish(errors: consume errors, at: now)
         }
     }
 
@@ -120,16 +119,26 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             return
         }
         // Finished since: said of its track, under the timeline's lock.
-        timeline.state.withLock { if $0.tracks.contains(track) { $0.tracks[track].wasCancelled = true } }
+        withTimeline { timeline in
+            timeline.state.withLock { if $0.tracks.contains(track) { $0.tracks[track].wasCancelled = true } }
+        }
     }
 
     /// The operation finished: its spans are counted, and join the timeline's. Under the
     /// operation's lock, so that an export reads it either running or with all it recorded.
-    func finish(errors: [any Error], at now: UInt64) {
+    func finish(errors: consuming [any Error], at now: UInt64) {
         guard !isFinished else { return }
-        log.finished = (now, errors)
+        log.finished = (now, consume errors)
         isFinished = true
-        timeline.finished(self)
+        withTimeline { $0.finished(self) }
+    }
+
+    /// Runs `body` with the timeline, reached without a retain: its count is written by every
+    /// thread that finishes an operation, at once on several cores. The timeline's sink, which
+    /// the operation holds until after this trip, keeps it alive.
+    @inline(__always)
+    private func withTimeline<Result>(_ body: (OperationTimeline) -> Result) -> Result {
+        Unmanaged.passUnretained(timeline)._withUnsafeGuaranteedRef(body)
     }
 
     /// What an export reads of it, listed as running: what it recorded so far, or all it recorded
@@ -152,6 +161,20 @@ struct TimelineSink: EventSink {
     /// Not retained: the timeline lists it until its operation finished, and it may be the log
     /// that holds this sink.
     unowned(unsafe) let recording: TrackRecording
+
+    /// Added to the sinks of `machine`, its operation's, under its lock: from then on the
+    /// recording hears every change. One cancelled or finished before is recorded so.
+    func attach(to machine: inout Machine) {
+        switch machine.addEventSink(self) {
+        case .added(let isCancelled):
+            // Cancelled before it was recorded: no `didCancel` comes.
+            if isCancelled { recording.cancelled(at: timeline.clock.now()) }
+        case .tellFinished(let errors):
+            let now = timeline.clock.now()
+            if machine.isCancelled { recording.cancelled(at: now) }
+            recording.finish(errors: errors, at: now)
+        }
+    }
 
     var hearsInitialState: Bool { false }
     var timelineSink: TimelineSink? { self }

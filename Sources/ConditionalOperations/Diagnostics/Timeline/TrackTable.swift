@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows of an ``OperationTimeline``, one per operation recorded, by track, in chunks of a
 /// fixed size: adding a row never copies the ones before it (one array of every row was copied
 /// whole each time it grew, under the timeline's lock, while the operations finishing waited for
@@ -33,13 +35,19 @@ struct TrackTable: Sendable {
         _modify { yield &chunks[track >> Self.chunkShift].rows![track & Self.chunkMask] }
     }
 
-    mutating func append(_ row: consuming TimelineTrack) {
+    /// Adds the row of `recording`, made in its chunk: one made by the caller would be copied
+    /// into it, each of its references retained again.
+    mutating func append(
+        _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
+        queue: ObjectIdentifier?
+    ) {
         if count & Self.chunkMask == 0 {
             var rows: [TimelineTrack] = []
             rows.reserveCapacity(Self.chunkSize)
             chunks.append(Chunk(rows: rows))
         }
-        chunks[chunks.count - 1].rows!.append(row)
+        chunks[chunks.count - 1].rows!.append(
+            TimelineTrack(recording, type: type, name: name, parent: parent, queue: queue))
         count += 1
         keptCount += 1
     }
