@@ -58,10 +58,13 @@ struct TimelineState {
         // Read field by field: a copy of the whole log would retain what it holds, under the
         // timeline's lock, at every finish.
         // Moved from its row to the list below, not retained again.
-        let finished = tracks[track].recording.take()
-        tracks[track].wasCancelled = recording.log.cancelledAt != nil
-        tracks[track].executed = recording.log.executed
-        tracks[track].finished = recording.log.finished
+        // One access to the row: each of its own checks that the chunk's rows are not shared.
+        let finished = tracks.update(track) { row in
+            row.wasCancelled = recording.log.cancelledAt != nil
+            row.executed = recording.log.executed
+            row.finished = recording.log.finished
+            return row.recording.take()
+        }
         let spanCount = recording.spanCount
         kept.append(Kept(recording: finished, track: track, spanCount: spanCount))
         keptSpans += spanCount

@@ -29,6 +29,12 @@ struct TrackTable: Sendable {
         track >= 0 && track < count && chunks[track >> Self.chunkShift].rows != nil
     }
 
+    /// Runs `body` on the row of `track`, which is kept (``contains(_:)``), in one access.
+    @inline(__always)
+    mutating func update<Result>(_ track: Int, _ body: (inout TimelineTrack) -> Result) -> Result {
+        body(&chunks[track >> Self.chunkShift].rows![track & Self.chunkMask])
+    }
+
     /// The row of `track`, which is kept (``contains(_:)``).
     subscript(track: Int) -> TimelineTrack {
         get { chunks[track >> Self.chunkShift].rows![track & Self.chunkMask] }
