@@ -10,7 +10,7 @@ extension ConditionalOperationsTests {
     /// a time.
     @Suite(.serialized) struct PlainQueueReadinessTests {
         /// Counts its `isReady` announcements; executes once `gate` opened, telling `started`.
-        final class WaitingOperation: ConditionalOperation, @unchecked Sendable {  // state: Recorder
+        final class WaitingOperation: ConditionalOperation, @unchecked Sendable {  // state: Recorder, Dispatch
             let announcements = Recorder()
             let gate: DispatchGroup
             let started: DispatchSemaphore
