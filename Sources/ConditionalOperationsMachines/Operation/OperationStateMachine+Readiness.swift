@@ -120,12 +120,11 @@ extension OperationStateMachine {
         case .ready where readsFoundationWhileReady:
             // A plain queue may have made it depend on a barrier block (``readsFoundationWhileReady``).
             return .readDependencies(.asked)
-        case .ready where isStartRequested || !announcements.repairsOnQuery:
+        case .ready where isStartRequested || !announcements.hasAnnounced:
             // Nothing to announce again.
             return .answer(true)
         case .ready:
-            // A re-test after an announcement, or of one its queue's re-test repairs: may call for
-            // an announcement (``ReadinessAnnouncements``).
+            // A re-test after an announcement: may call for another (``ReadinessAnnouncements``).
             return .query
         case .executing, .draining, .finishing, .finished:
             // Past ready: Foundation must never see it not ready again.

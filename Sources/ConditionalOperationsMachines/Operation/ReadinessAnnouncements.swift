@@ -10,21 +10,6 @@ import Dispatch
 /// and the queue then never starts it. So readiness is announced again, from another thread,
 /// when such a stale `false` may have been stored.
 ///
-/// Where the queue re-tests the `false` answers it stored (swift-corelibs-foundation's,
-/// ``OperationMachineHost/retestsStoredReadiness``), an operation that became ready inside a query
-/// in one locked step, from waiting for dependencies Foundation counts, needs no announcement of
-/// its own: the query is followed by a pass (it is the queue's addition, or the announcement a
-/// dependency's finish, an added or removed dependency or a cancel posts), or is a pass's re-test
-/// that the announcement of the dependency's finish follows; a stale `false` stored after its
-/// `true` is re-tested by the next pass that reaches it, while Foundation counts its dependencies
-/// as finished, and that query of the ready operation announces it from another thread at once
-/// (``repairsOnRetest``). A fan-out of operations waiting for a slot then announces none. An
-/// operation that became ready through its conditions or categories (a read meanwhile may have
-/// answered `false` without a pass to follow), one whose dependency was removed unfinished
-/// (Foundation's count then never reaches zero, and no pass re-tests it), and every operation
-/// where the queue promises no re-test, announce themselves again a moment after they became
-/// ready inside a query, if they still wait to be started.
-///
 /// Only a `false` answer can be stored stale, and each at most once: the re-announcements are
 /// counted against the `false` answers given (at most ``staleAnswerLimit``), so that no number of
 /// `isReady` reads can make them repeat. Apple's KVO reads the value once per observer and again
@@ -47,13 +32,8 @@ public struct ReadinessAnnouncements: Sendable {
     @usableFromInline var hasAnnounced: Bool
     /// A re-announcement is dispatched and not yet made.
     @usableFromInline var isReannouncePending: Bool
-    /// A query was answered `false`: becoming ready inside a later query must also be announced,
-    /// or the queue's re-test repair it (``repairsOnRetest``).
+    /// A query was answered `false`: becoming ready inside a later query must also be announced.
     @usableFromInline var hasAnsweredNotReady: Bool
-    /// Became ready inside a query, from waiting for dependencies Foundation counts, in a queue
-    /// that re-tests the `false` answers it stored: a query while it waits may be that re-test,
-    /// and announces it (``queriedWhileReady()``), instead of a timed look.
-    @usableFromInline var repairsOnRetest: Bool
     /// Ready outside a query, and no announcement began yet: `isReady` still answers `false`, so
     /// that its value changes between the announcement's `willChangeValue` and `didChangeValue`.
     @usableFromInline var isUnannounced: Bool
@@ -70,7 +50,6 @@ public struct ReadinessAnnouncements: Sendable {
         self.hasAnnounced = false
         self.isReannouncePending = false
         self.hasAnsweredNotReady = false
-        self.repairsOnRetest = false
         self.isUnannounced = false
         self.staleAnswers = 0
         self.inProgress = 0
@@ -89,35 +68,21 @@ public struct ReadinessAnnouncements: Sendable {
     }
 
     /// Became ready inside a query, without an owner (a plain queue's): returns whether to
-    /// announce it again from another thread, a moment later. `repairedByRetest`: it became ready
-    /// in one locked step from waiting for dependencies Foundation counts, in a queue that
-    /// re-tests the `false` answers it stored: a query while it waits repairs a stale one instead
-    /// (``repairsOnRetest``).
-    @inlinable mutating func becameReadyAfterAnsweringNotReady(repairedByRetest: Bool) -> Bool {
+    /// announce it again from another thread.
+    @inlinable mutating func becameReadyAfterAnsweringNotReady() -> Bool {
         guard hasAnsweredNotReady, !isReannouncePending else { return false }
-        if repairedByRetest {
-            repairsOnRetest = true
-            return false
-        }
         isReannouncePending = true  // not now: Foundation may hold its queue's lock while it asks
         return true
     }
 
-    /// Whether a query of the ready, unstarted operation may be the queue's re-test of a stale
-    /// `false`, to be answered under the lock (``queriedWhileReady()``).
-    @inlinable var repairsOnQuery: Bool {
-        hasAnnounced || (repairsOnRetest && staleAnswers > 0)
-    }
-
-    /// A query of a ready, unstarted operation that announced itself, or that its queue's re-test
-    /// repairs (``repairsOnRetest``): returns whether to announce again from another thread (the
-    /// query may be the queue's re-test, which found a stale `false`).
+    /// A query of a ready, announced, unstarted operation: returns whether to announce again from
+    /// another thread (the query may be the queue's re-test, which found a stale `false`).
     @inlinable mutating func queriedWhileReady() -> Bool {
         if inProgress > 0 {
             if queriesDuring < 2 { queriesDuring += 1 }
             return false
         }
-        guard hasAnnounced || repairsOnRetest, !isReannouncePending, takeStaleAnswer() else { return false }
+        guard hasAnnounced, !isReannouncePending, takeStaleAnswer() else { return false }
         isReannouncePending = true
         return true
     }

@@ -26,73 +26,14 @@ extension ConditionalOperationsTests {
             OperationStateMachineTests.readyMachine()
         }
 
-        /// A `false` answered before the query that made it ready may be stored after that query's
-        /// `true`. Where the queue re-tests the `false` answers it stored, the pass that follows
-        /// the `true` finds such a stale one and asks again: that query of the ready operation
-        /// announces it from another thread at once, once for each `false` given. Elsewhere it
-        /// looks again a moment after it became ready.
-        @Test func aQueryThatMakesItReadyAfterAFalseAnswerIsAnnouncedOnlyWhereAStaleFalseMayBeStored() {
+        @Test func aQueryThatMakesItReadyAfterAFalseAnswerAlsoAnnouncesFromAnotherThread() {
             var machine = Machine()
             #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
             let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
             #expect(answer.isReady)
-            guard OperationHost.retestsStoredReadiness else {
-                #expect(
-                    answer.followup == .reannounceLater, "the earlier false may be cached after this true")
-                let due = machine.reannouncementDue()
-                #expect(due)
-                return
-            }
-            #expect(answer.followup.isEmpty, "a pass follows this true: no announcement yet")
-            #expect(machine.readinessHint == .ask, "a query while ready may be the queue's re-test")
-            let retest = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
-            #expect(retest == .answer(true, .reannounceNow), "the re-test found the stale false")
+            #expect(answer.followup == .reannounceLater, "the earlier false may be cached after this true")
             let due = machine.reannouncementDue()
-            #expect(due, "still waiting for its start")
-            // One `false` given, repaired once: further reads call for nothing.
-            for _ in 0..<3 {
-                let read = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
-                #expect(read == .answer(true, .nothing))
-            }
-            #expect(machine.readinessHint == .foundation, "nothing left to repair: read without the lock")
-        }
-
-        /// Ready through its conditions inside a query, after a `false` answer: a read while the
-        /// conditions were evaluated may have answered `false` with no pass to follow it, so it
-        /// looks again a moment later wherever it runs.
-        @Test func aQueryThatMakesItReadyThroughItsConditionsAfterAFalseAnswerLooksAgainLater() {
-            var machine = Machine()
-            _ = machine.addCondition(BlockCondition { true }, categories: [])
-            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
-            Self.evaluationStep(&machine)
-            _ = machine.conditionEvaluated(at: 0, .satisfied)
-            let answer = machine.endInlineEvaluation(context: .query)
-            #expect(answer.isReady)
-            #expect(answer.followup == .reannounceLater)
-        }
-
-        /// Ready inside a query after a `false` answer and a dependency removed unfinished:
-        /// Foundation's count of its dependencies never reaches zero, so no pass re-tests it, and
-        /// it looks again a moment later wherever it runs.
-        @Test func aQueryThatMakesItReadyAfterADependencyWasRemovedUnfinishedLooksAgainLater() {
-            var machine = Machine()
-            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
-            let waits = machine.dependencyRemoved()
-            #expect(waits)
-            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
-            #expect(answer.isReady)
-            #expect(answer.followup == .reannounceLater)
-        }
-
-        /// Without a `false` answer, nothing a queue stored can be stale: a query that makes it
-        /// ready, and every read after it, announce nothing, on every platform.
-        @Test func aQueryThatMakesItReadyWithoutAFalseAnswerBeforeNeverAnnounces() {
-            var machine = Machine()
-            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
-            for _ in 0..<3 {
-                let read = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
-                #expect(read == .answer(true, .nothing))
-            }
+            #expect(due)
         }
 
         /// A plain queue adds a barrier block as a dependency itself: once ready, an operation in no
