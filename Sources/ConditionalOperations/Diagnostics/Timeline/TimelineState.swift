@@ -55,10 +55,9 @@ struct TimelineState {
     /// and one release goes for all those dropped meanwhile, not a Dispatch work item each.
     mutating func finish(_ recording: TrackRecording) -> Bool {
         let track = recording.track
-        // Read field by field: a copy of the whole log would retain what it holds, under the
-        // timeline's lock, at every finish.
-        // Moved from its row to the list below, not retained again.
-        // One access to the row: each of its own checks that the chunk's rows are not shared.
+        // The log read field by field (a copy of it would retain what it holds, under the
+        // timeline's lock, at every finish), the row written in one access (each checks that its
+        // chunk's rows are not shared), and the recording moved from it to the list below.
         let finished = tracks.update(track) { row in
             row.wasCancelled = recording.log.cancelledAt != nil
             row.executed = recording.log.executed
