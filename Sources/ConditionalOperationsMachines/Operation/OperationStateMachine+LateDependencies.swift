@@ -159,7 +159,7 @@ extension OperationStateMachine {
     @inlinable mutating func dropLateDependencies() -> Host.Queue? {
         guard case .ready(let verdict, var passed) = phase, passed.late.awaited != .none else { return nil }
         let declined = passed.late.awaited == .startDeclined
-        passed.late = .cleared
+        passed.late = passed.late.noneAwaited
         enter(.ready(verdict, passed))
         return declined ? owner : nil
     }

@@ -50,6 +50,12 @@ extension OperationStateMachine {
         /// and Foundation's count answers again. (Not `none`: beside an optional, that
         /// reads as `nil`.)
         @inlinable public static var cleared: LateDependency { LateDependency(.counted) }
+
+        /// None awaited any more: the dependencies added late finished, or a cancel let go of
+        /// them. Foundation's count is worth what it was: one made stale by a dependency removed
+        /// stays stale (swift-corelibs-foundation keeps counting the dependency removed, and an
+        /// operation reading its count again would answer `false` for good).
+        @inlinable public var noneAwaited: LateDependency { LateDependency(count) }
     }
 
     /// What a phase past the operation's own dependencies carries until it is launched: what its

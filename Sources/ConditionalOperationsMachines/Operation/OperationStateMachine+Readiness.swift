@@ -170,7 +170,7 @@ extension OperationStateMachine {
             guard let dependenciesFinished else { return .readDependencies(.asked) }
             guard dependenciesFinished else { return notReady() }
             let declined = passed.late.awaited == .startDeclined
-            passed.late = .cleared
+            passed.late = passed.late.noneAwaited
             enter(.ready(verdict, passed))
             return .answer(true, lateDependenciesFinished(declined: declined, context: context))
         case .ready where readsFoundationWhileReady && dependenciesFinished == false:

@@ -81,5 +81,23 @@ extension ConditionalOperationsTests {
             #expect(await done.wait(seconds: 10), "still \(operation.diagnosis)")
             #expect(operation.executions.current == 1)
         }
+
+        /// Asked whether it is ready before it is queued, then given a dependency and rid of it:
+        /// it is ready, and runs once queued. (Removing the dependency left Foundation's count at
+        /// one, and the answer after it read that count again: it answered `false` for good.)
+        @Test(arguments: Executor.allCases)
+        func S9_aDependencyAddedAndRemovedBeforeItIsQueuedIsNotWaitedFor(executor: Executor) async {
+            let operation = ProbeOperation()
+            #expect(operation.isReady)
+            let dependency = BlockOperation {}  // never run
+            operation.addDependency(dependency)
+            operation.removeDependency(dependency)
+            #expect(operation.isReady, "\(operation.diagnosis)")
+            let done = completionLatch([operation])
+            let queue = Self.run(operation, on: executor)
+            #expect(await done.wait(seconds: 10), "still \(operation.diagnosis)")
+            #expect(operation.executions.current == 1)
+            _ = queue
+        }
     }
 }
