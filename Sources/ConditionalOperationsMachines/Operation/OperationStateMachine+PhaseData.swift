@@ -46,9 +46,10 @@ extension OperationStateMachine {
             self.awaited = awaited
         }
 
-        /// The dependencies added late finished, or a cancel let go of them: none is awaited,
-        /// and Foundation's count answers again. (Not `none`: beside an optional, that
-        /// reads as `nil`.)
+        /// None awaited, and Foundation's count answers: what a phase that reads no count carries
+        /// (joined, started), and what coalescing looks for. Clearing what an operation awaited
+        /// keeps its count (``noneAwaited``). (Not `none`: beside an optional, that reads as
+        /// `nil`.)
         @inlinable public static var cleared: LateDependency { LateDependency(.counted) }
 
         /// None awaited any more: the dependencies added late finished, or a cancel let go of
