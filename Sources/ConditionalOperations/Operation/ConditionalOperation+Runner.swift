@@ -24,8 +24,7 @@ extension ConditionalOperation {
         case .reannounceLater:
             // Later, not at once: by then the queue has most likely started it, and a plain
             // queue's every announcement is a scheduling pass over all it holds.
-            let due = DispatchTime.now() + ReadinessAnnouncements.reannouncementDelay
-            DispatchQueue.global(qos: dispatchQoS).asyncAfter(deadline: due) { self.reannounce() }
+            ReadinessLooks.shared.add(self)
         case .reannounceNow:
             DispatchQueue.global(qos: dispatchQoS).async { self.reannounce() }
         }

@@ -24,6 +24,17 @@ enum OperationHost: OperationMachineHost {
         #endif
     }
 
+    /// Whether a plain queue re-tests the `false` answers it stored: swift-corelibs-foundation's
+    /// does, on each pass (`-DAPPLE_FOUNDATION_PATHS` builds take Apple's side, which promises
+    /// nothing of it).
+    static var retestsStoredReadiness: Bool {
+        #if canImport(ObjectiveC) || APPLE_FOUNDATION_PATHS
+            false
+        #else
+            true
+        #endif
+    }
+
     static func answer(of result: OperationConditionResult) -> ConditionAnswer {
         switch result {
         case .satisfied: .satisfied

@@ -20,6 +20,13 @@ public protocol OperationMachineHost {
     /// Foundation posts KVO `isExecuting` as an operation starts (Apple's): the start is then
     /// announced first, never run at once.
     static var postsExecutingKVO: Bool { get }
+    /// Foundation's plain queue reads `isReady` again, on each pass, of every operation whose
+    /// stored answer is `false` and whose dependencies it counts as finished
+    /// (swift-corelibs-foundation's): a stale `false` stored after the `true` of the query that
+    /// made an operation ready is found by the next pass that reaches it, while Foundation counts
+    /// its dependencies as finished, which the operation sees as a query while ready
+    /// (``ReadinessAnnouncements``). Apple's queue promises no such re-test.
+    static var retestsStoredReadiness: Bool { get }
     /// What a condition's result says.
     static func answer(of result: ConditionResult) -> ConditionAnswer
     /// The observer may act on `operationDidStart`.

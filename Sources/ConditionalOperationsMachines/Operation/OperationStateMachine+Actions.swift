@@ -39,8 +39,8 @@ extension OperationStateMachine {
             /// then ``announcementEnded()``.
             case announce
             /// Announce readiness again from another thread, after a delay: it became ready inside
-            /// a query, and the queue most likely starts it before a stale answer could matter
-            /// (``ReadinessAnnouncements``).
+            /// a query where no re-test of the queue's repairs a stale answer, and the queue most
+            /// likely starts it before one could matter (``ReadinessAnnouncements``).
             case reannounceLater
             /// Announce readiness again from another thread, at once: the queue's re-test found it
             /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).

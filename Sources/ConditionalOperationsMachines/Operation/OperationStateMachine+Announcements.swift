@@ -11,10 +11,15 @@ extension OperationStateMachine {
         announcements.end(waiting: isWaitingForStart)
     }
 
-    /// A re-announcement asked for earlier is due; returns whether it is still needed.
+    /// A re-announcement asked for earlier is due; returns whether it is still needed: the
+    /// operation waits to be started, and its look may not stay silent
+    /// (``ReadinessAnnouncements/lookMayStaySilent``), or Foundation's count no longer holds (a
+    /// dependency was removed unfinished since) or it awaits a dependency added once it was ready
+    /// (one added and finished meanwhile announced it already).
     @inlinable public mutating func reannouncementDue() -> Bool {
-        announcements.reannouncing()
-        return isWaitingForStart
+        let maySkip = announcements.reannouncing()
+        guard case .ready(_, let passed) = phase, !isStartRequested else { return false }
+        return !(maySkip && passed.dependencyCount == .counted && !passed.awaitsLateDependency)
     }
 
     @inlinable var isWaitingForStart: Bool {

@@ -151,7 +151,9 @@ extension OperationStateMachine {
         if let owner { return declined ? .handOver(to: owner) : .nothing }
         if isStartRequested { return followup(context.canLaunch ? .launched(launch()) : .launchLater) }
         guard context.answersQuery else { return .announceReady }
-        return announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : .nothing
+        // Foundation's count may have been stale before the late dependencies were cleared.
+        return announcements.becameReadyAfterAnsweringNotReady(repairedByRetest: false)
+            ? .reannounceLater : .nothing
     }
 
     /// A cancel lets go of the dependencies added late, as Foundation forgets a cancelled

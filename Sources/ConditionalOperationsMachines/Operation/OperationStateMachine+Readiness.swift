@@ -120,11 +120,12 @@ extension OperationStateMachine {
         case .ready where readsFoundationWhileReady:
             // A plain queue may have made it depend on a barrier block (``readsFoundationWhileReady``).
             return .readDependencies(.asked)
-        case .ready where isStartRequested || !announcements.hasAnnounced:
+        case .ready where isStartRequested || !announcements.repairsOnQuery:
             // Nothing to announce again.
             return .answer(true)
         case .ready:
-            // A re-test after an announcement: may call for another (``ReadinessAnnouncements``).
+            // A re-test after an announcement, or of one its queue's re-test repairs: may call for
+            // an announcement (``ReadinessAnnouncements``).
             return .query
         case .executing, .draining, .finishing, .finished:
             // Past ready: Foundation must never see it not ready again.
@@ -159,7 +160,9 @@ extension OperationStateMachine {
                 return .readDependencies(current)
             }
             // Its own dependencies still being added, Foundation's answer is not whole.
-            guard dependenciesFinished, current != .registering else { return notReady() }
+            guard dependenciesFinished, current != .registering else {
+                return notReady(countedByFoundation: !dependenciesFinished)
+            }
             if case .initialized = phase { enterPending(current) }  // admitted: S16 yields `pending`
             return dependenciesPassed(stage: current, context: context)
         case .evaluating, .acquiring, .joining:
@@ -168,14 +171,14 @@ extension OperationStateMachine {
         case .ready(let verdict, var passed) where passed.awaitsLateDependency && !isCancelled:
             // A dependency added since it was ready: Foundation's answer decides (S9).
             guard let dependenciesFinished else { return .readDependencies(.asked) }
-            guard dependenciesFinished else { return notReady() }
+            guard dependenciesFinished else { return notReady(countedByFoundation: true) }
             let declined = passed.late.awaited == .startDeclined
             passed.late = passed.late.noneAwaited
             enter(.ready(verdict, passed))
             return .answer(true, lateDependenciesFinished(declined: declined, context: context))
         case .ready where readsFoundationWhileReady && dependenciesFinished == false:
             // A barrier block of its plain queue is a dependency now: it waits for it.
-            return notReady()
+            return notReady(countedByFoundation: true)
         case .ready where isStartRequested:
             // Started: nothing to announce.
             return .answer(true, .nothing)
@@ -213,9 +216,9 @@ extension OperationStateMachine {
         }
     }
 
-    /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady()``).
-    @inlinable mutating func notReady() -> ReadinessAction {
-        announcements.answeredNotReady()
+    /// Answers a query `false` (see ``ReadinessAnnouncements/answeredNotReady(countedByFoundation:)``).
+    @inlinable mutating func notReady(countedByFoundation: Bool = false) -> ReadinessAction {
+        announcements.answeredNotReady(countedByFoundation: countedByFoundation)
         return .answer(false, .nothing)
     }
 

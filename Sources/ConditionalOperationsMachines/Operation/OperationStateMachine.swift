@@ -355,6 +355,14 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
     /// The operation became ready (not from `ready` itself): its owner hands it to Foundation, a
     /// `start()` already made launches it, or readiness is announced.
     @inlinable mutating func becomeReady(_ verdict: Verdict, context: Context) -> ReadyStep {
+        // From waiting for its dependencies in one locked step: no read meanwhile answered `false`
+        // of a later phase (``ReadinessAnnouncements/repairsOnRetest``).
+        let fromDependencies: Bool
+        switch phase {
+        case .initialized, .pending: fromDependencies = true
+        case .evaluating, .acquiring, .joining, .ready, .executing, .draining, .finishing, .finished:
+            fromDependencies = false
+        }
         enter(.ready(verdict, passed))
         if let owner = admission.owner {
             // An owner holds what is not ready yet, and hands it over unless it is adding it now.
@@ -366,6 +374,8 @@ public struct OperationStateMachine<Host: OperationMachineHost> {
             announcements.becameReadyUnannounced()
             return .readiness(.announce)
         }
-        return .readiness(announcements.becameReadyAfterAnsweringNotReady() ? .reannounceLater : nil)
+        let repaired = Host.retestsStoredReadiness && fromDependencies && passed.dependencyCount == .counted
+        let later = announcements.becameReadyAfterAnsweringNotReady(repairedByRetest: repaired)
+        return .readiness(later ? .reannounceLater : nil)
     }
 }

@@ -20,7 +20,9 @@ public enum ReadinessHint: UInt8, Sendable {
     case countDependencies
     /// Its conditions or categories will tell, after a `false` was answered: `false`.
     case waiting
-    /// Ready, in no queue of the library's, not started, never announced: Foundation's `true` is
+    /// Ready, in no queue of the library's, not started, never announced, with no look on its way
+    /// that a read must reach and no stale `false` left for a read to repair
+    /// (``ReadinessAnnouncements/repairsOnQuery``): Foundation's `true` is
     /// the answer (its queue may have made it depend on a barrier block,
     /// ``OperationStateMachine/readsFoundationWhileReady``); its `false` needs the locked query.
     case foundation
@@ -50,8 +52,8 @@ extension OperationStateMachine {
             // Its start reads the dependencies themselves.
             return .countDependencies
         case .ready(_, let passed)
-        where readsFoundationWhileReady && !passed.awaitsLateDependency && !announcements.hasAnnounced
-            && !announcements.isUnannounced:
+        where readsFoundationWhileReady && !passed.awaitsLateDependency
+            && !announcements.repairsOnQuery && !announcements.isUnannounced:
             // Its `true` changes nothing; asked often (by every reader of `isReady`).
             return .foundation
         case .ready:

@@ -26,14 +26,137 @@ extension ConditionalOperationsTests {
             OperationStateMachineTests.readyMachine()
         }
 
-        @Test func aQueryThatMakesItReadyAfterAFalseAnswerAlsoAnnouncesFromAnotherThread() {
+        /// A `false` answered before the query that made it ready may be stored after that query's
+        /// `true`, so it looks again a moment later. Where the queue re-tests the `false` answers
+        /// it stored and every `false` it gave was Foundation's count of its dependencies, the look
+        /// stays silent: the pass that reaches it next finds a stale one and asks again, and that
+        /// query of the ready operation announces it from another thread at once, once for each
+        /// `false` given. Elsewhere the look announces it.
+        @Test func aQueryThatMakesItReadyAfterFoundationsFalseIsAnnouncedOnlyWhereAStaleFalseMayBeStored() {
             var machine = Machine()
             #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
             let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
             #expect(answer.isReady)
             #expect(answer.followup == .reannounceLater, "the earlier false may be cached after this true")
+            guard OperationHost.retestsStoredReadiness else {
+                let due = machine.reannouncementDue()
+                #expect(due)
+                return
+            }
+            #expect(machine.readinessHint == .ask, "a query while the look is on its way counts")
+            let due = machine.reannouncementDue()
+            #expect(!due, "a pass followed the true, and a later one re-tests a stale false")
+            let retest = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+            #expect(retest == .answer(true, .reannounceNow), "the re-test found the stale false")
+            let dueNow = machine.reannouncementDue()
+            #expect(dueNow, "still waiting for its start")
+            // One `false` given, repaired once: further reads call for nothing.
+            for _ in 0..<3 {
+                let read = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+                #expect(read == .answer(true, .nothing))
+            }
+            #expect(machine.readinessHint == .foundation, "nothing left to repair: read without the lock")
+        }
+
+        /// A read of the ready operation while its look is on its way may be the queue's re-test of
+        /// a stale `false`: the look then announces it, wherever it runs.
+        @Test func aReadWhileTheLookIsOnItsWayMakesTheLookAnnounce() {
+            var machine = Machine()
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
+            #expect(
+                machine.queryReadiness(dependenciesFinished: true, context: .query).followup
+                    == .reannounceLater)
+            let read = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+            #expect(read == .answer(true, .nothing), "the look on its way announces")
             let due = machine.reannouncementDue()
             #expect(due)
+        }
+
+        /// A `false` answered while its dependencies were being registered with Foundation is the
+        /// operation's own stage, not Foundation's count: Foundation may have counted them finished
+        /// already (the dependency finished first) and then never re-tests it, so the look announces
+        /// it, wherever it runs.
+        @Test func aFalseAnsweredWhileItsDependenciesAreRegisteredMakesTheLookAnnounce() {
+            var machine = Machine()
+            let dependency = Foundation.Operation()
+            let deferred = machine.deferDependency(dependency)
+            #expect(deferred)
+            let admission = machine.queryReadiness(dependenciesFinished: nil, context: .query)
+            #expect(admission == .registerDependencies([dependency]))
+            // Read inside the registration, Foundation counting it finished already.
+            let inside = machine.queryReadiness(
+                dependenciesFinished: true, stage: .registering, context: .query)
+            #expect(inside == .answer(false, .nothing))
+            let registered = machine.dependenciesRegistered(context: .query)
+            #expect(registered == .readDependencies(.unasked))
+            let answer = machine.queryReadiness(dependenciesFinished: true, stage: .unasked, context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup == .reannounceLater)
+            let due = machine.reannouncementDue()
+            #expect(due, "the false it gave inside the registration may be stored for good")
+        }
+
+        /// Registered while Foundation still counts the dependency unfinished, every `false` is
+        /// Foundation's count: where the queue re-tests, the look stays silent.
+        @Test func aFalseAnsweredWhileRegisteringAnUnfinishedDependencyIsFoundationsCount() {
+            var machine = Machine()
+            let dependency = Foundation.Operation()
+            let deferred = machine.deferDependency(dependency)
+            #expect(deferred)
+            _ = machine.queryReadiness(dependenciesFinished: nil, context: .query)
+            let inside = machine.queryReadiness(
+                dependenciesFinished: false, stage: .registering, context: .query)
+            #expect(inside == .answer(false, .nothing))
+            _ = machine.dependenciesRegistered(context: .query)
+            #expect(
+                !machine.queryReadiness(dependenciesFinished: false, stage: .unasked, context: .query).isReady
+            )
+            let answer = machine.queryReadiness(dependenciesFinished: true, stage: .unasked, context: .query)
+            #expect(answer.followup == .reannounceLater)
+            let due = machine.reannouncementDue()
+            #expect(due == !OperationHost.retestsStoredReadiness)
+        }
+
+        /// Ready through its conditions inside a query, after a `false` answer: a read while the
+        /// conditions were evaluated may have answered `false` with no pass to follow it, so it
+        /// looks again a moment later wherever it runs.
+        @Test func aQueryThatMakesItReadyThroughItsConditionsAfterAFalseAnswerLooksAgainLater() {
+            var machine = Machine()
+            _ = machine.addCondition(BlockCondition { true }, categories: [])
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
+            Self.evaluationStep(&machine)
+            _ = machine.conditionEvaluated(at: 0, .satisfied)
+            let answer = machine.endInlineEvaluation(context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup == .reannounceLater)
+            let due = machine.reannouncementDue()
+            #expect(due, "a read while they were evaluated may have answered false for good")
+        }
+
+        /// Ready inside a query after a `false` answer and a dependency removed unfinished:
+        /// Foundation's count of its dependencies never reaches zero, so no pass re-tests it, and
+        /// it looks again a moment later wherever it runs.
+        @Test func aQueryThatMakesItReadyAfterADependencyWasRemovedUnfinishedLooksAgainLater() {
+            var machine = Machine()
+            #expect(!machine.queryReadiness(dependenciesFinished: false, context: .query).isReady)
+            let waits = machine.dependencyRemoved()
+            #expect(waits)
+            let answer = machine.queryReadiness(dependenciesFinished: true, context: .query)
+            #expect(answer.isReady)
+            #expect(answer.followup == .reannounceLater)
+            let due = machine.reannouncementDue()
+            #expect(due, "Foundation's count never reaches zero: no pass re-tests it")
+        }
+
+        /// Without a `false` answer, nothing a queue stored can be stale: a query that makes it
+        /// ready, and every read after it, announce nothing, on every platform.
+        @Test func aQueryThatMakesItReadyWithoutAFalseAnswerBeforeNeverAnnounces() {
+            var machine = Machine()
+            #expect(machine.queryReadiness(dependenciesFinished: true, context: .query).followup.isEmpty)
+            for _ in 0..<3 {
+                let read = machine.queryReadiness(dependenciesFinished: true, stage: .asked, context: .query)
+                #expect(read == .answer(true, .nothing))
+            }
         }
 
         /// A plain queue adds a barrier block as a dependency itself: once ready, an operation in no
