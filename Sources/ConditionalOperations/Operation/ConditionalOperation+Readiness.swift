@@ -55,6 +55,14 @@ extension ConditionalOperation {
         if machine.withLock({ $0.reannouncementDue() }) { announceReadiness() }
     }
 
+    /// The look asked for earlier (``ReadinessLooks``): announces readiness again, on a Dispatch
+    /// work item of its own, if the operation still waits for its start and its look may not stay
+    /// silent.
+    func reannounceIfDue() {
+        guard machine.withLock({ $0.reannouncementDue() }) else { return }
+        DispatchQueue.global(qos: dispatchQoS).async { self.announceReadiness() }
+    }
+
     /// Asks every condition at once; each answers through its completion, now or later.
     private func evaluate(_ conditions: [any OperationCondition]) {
         for (index, condition) in conditions.enumerated() {

@@ -9,28 +9,34 @@ import Foundation
 /// another: a timer each cost that thread more than the rest of becoming ready, while Foundation's
 /// queue waited for it to go on.
 ///
-/// Each operation is looked at once a whole delay has passed since it was listed, and at most two:
-/// those listed while the timer runs wait for the next one.
+/// Each operation is looked at once a whole delay has passed since it was listed, and at most two.
+/// The look itself is cheap (most find the operation started, or stay silent); an operation that
+/// must announce itself again does so on a Dispatch work item of its own, at its own quality of
+/// service, so that one whose announcement is slow holds back no other.
 final class ReadinessLooks: @unchecked Sendable {  // mutable state: behind `state`'s lock
     static let shared = ReadinessLooks()
 
     private struct State {
-        /// Listed before the timer that runs now was set: looked at when it fires.
+        /// Looked at when the timer set fires: listed before it was set, or as it was set.
         var due: [ConditionalOperation] = []
-        /// Listed since: looked at when the next one fires.
+        /// Listed while it runs: looked at when the next one fires.
         var next: [ConditionalOperation] = []
         var isTimerSet = false
     }
 
     private let state = Locked(State())
 
-    /// `operation` looks again at its readiness (``ConditionalOperation/reannounce()``) once the
-    /// delay passed.
+    /// `operation` looks again at its readiness once the delay passed
+    /// (``ConditionalOperation/reannounceIfDue()``).
     func add(_ operation: ConditionalOperation) {
         let setsTimer = state.withLock { state in
+            guard state.isTimerSet else {
+                state.due.append(operation)
+                state.isTimerSet = true
+                return true
+            }
             state.next.append(operation)
-            defer { state.isTimerSet = true }
-            return !state.isTimerSet
+            return false
         }
         if setsTimer { setTimer() }
     }
@@ -49,8 +55,7 @@ final class ReadinessLooks: @unchecked Sendable {  // mutable state: behind `sta
             return (due, state.isTimerSet)
         }
         if setsTimer { setTimer() }
-        // Outside the lock: an operation's look may announce it, and the last reference to one
-        // may go here.
-        for operation in due { operation.reannounce() }
+        // Outside the lock: the last reference to an operation may go here.
+        for operation in due { operation.reannounceIfDue() }
     }
 }
