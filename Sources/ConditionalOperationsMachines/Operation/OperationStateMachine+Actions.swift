@@ -38,9 +38,10 @@ extension OperationStateMachine {
             /// Post KVO `isReady`: `willChangeValue`, ``announcementBegan()``, `didChangeValue`,
             /// then ``announcementEnded()``.
             case announce
-            /// Announce readiness again from another thread, after a delay: it became ready inside
-            /// a query where no re-test of the queue's repairs a stale answer, and the queue most
-            /// likely starts it before one could matter (``ReadinessAnnouncements``).
+            /// Look again from another thread, after a delay, and announce readiness again if it
+            /// still waits for its start: it became ready inside a query after a `false`, and the
+            /// queue most likely starts it before a stale answer could matter. The look stays
+            /// silent where the queue's re-test repairs one (``ReadinessAnnouncements``).
             case reannounceLater
             /// Announce readiness again from another thread, at once: the queue's re-test found it
             /// ready, and Foundation's queue runs it only on a later pass (``ReadinessAnnouncements``).

@@ -17,13 +17,13 @@ import Dispatch
 /// dependencies Foundation counts, every `false` it gave was Foundation's own count speaking (not
 /// a stage of its own, such as its dependencies being registered or its conditions asked, where
 /// Foundation may already count it ready and never re-test), that count still holds (no
-/// dependency was removed unfinished), and nothing read it while the look was on its way. A
-/// stale `false` is then re-tested by the next pass that reaches the operation, since Foundation
-/// counts its dependencies as finished, and every pass it is not started by is followed by
-/// another (a slot freed, the addition that stored it, a resume); that re-test, a query of the
-/// ready operation, announces it at once (``repairsOnRetest``). A fan-out of operations made
-/// ready by their dependency's finish, dispatched by the pass that follows, then costs the queue
-/// no pass more than the same `BlockOperation`s.
+/// dependency was removed unfinished), and no read found it ready and waiting while the look was
+/// on its way. A stale `false` is then re-tested by the next pass that reaches the operation,
+/// since Foundation counts its dependencies as finished, and every pass it is not started by is
+/// followed by another (a slot freed, the addition that stored it, a resume); that re-test, a
+/// query of the ready operation, announces it at once (``repairsOnRetest``). A fan-out of
+/// operations made ready by their dependency's finish, dispatched by the pass that follows, then
+/// costs the queue no pass more than the same `BlockOperation`s.
 ///
 /// Only a `false` answer can be stored stale, and each at most once: the re-announcements a
 /// query makes are counted against the `false` answers given (at most ``staleAnswerLimit``), so
@@ -93,8 +93,8 @@ public struct ReadinessAnnouncements: Sendable {
     /// Foundation's count, in a queue that re-tests the `false` answers it stored: a query while
     /// it waits may be that re-test, and announces it (``queriedWhileReady()``).
     @inlinable var repairsOnRetest: Bool { has(.repairsOnRetest) }
-    /// The look on its way may stay silent (``reannouncing()``): nothing read the operation since
-    /// it became ready so.
+    /// The look on its way may stay silent (``reannouncing()``): no read found the operation ready
+    /// and waiting since it became ready so.
     @inlinable var lookMayStaySilent: Bool { has(.lookMayStaySilent) }
     /// Ready outside a query, and no announcement began yet: `isReady` still answers `false`, so
     /// that its value changes between the announcement's `willChangeValue` and `didChangeValue`.
