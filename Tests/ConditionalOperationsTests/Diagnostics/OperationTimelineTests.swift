@@ -653,6 +653,35 @@ extension ConditionalOperationsTests {
             #expect(finished == nil, "the operation, its recording and its condition hold each other")
         }
 
+        /// An operation finishing takes none of the locks of the thread adding operations: here
+        /// a recorded operation finishes on another thread while the rows' lock is held (one lock
+        /// for rows and spans made every finish wait for every add, and the other way round).
+        @Test func S36_anOperationFinishesWhileTheRowsAreBeingAddedTo() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let executing = Locked<ClosureOperation<Void>?>(nil)
+            let started = Latch()
+            let operation = ClosureOperation<Void>(name: "finished later") { operation in
+                executing.withLock { $0 = operation }
+                started.countDown()
+            }
+            // Once it is finished: its observers are told before, its recording after.
+            let finished = DispatchSemaphore(value: 0)
+            operation.completionBlock = { finished.signal() }
+            queue.addOperation(operation)
+            #expect(await started.wait(seconds: 10), "the operation never executed")
+            let running = try #require(executing.withLock { $0 })
+            let finishedMeanwhile = timeline.tracks.withLock { _ in
+                DispatchQueue.global().async { running.finish(returning: ()) }
+                return finished.wait(timeout: .now() + 10) == .success
+            }
+            #expect(finishedMeanwhile, "finishing waited for the rows' lock")
+            try await operation.untilFinished(timeout: .seconds(10))
+            let spans = try Self.events(of: timeline).filter { $0["ph"] as? String == "X" }
+            #expect(spans.contains { $0["cat"] as? String == "executing" })
+        }
+
         @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {
             // Room for the first operation's spans: its condition's is dropped only once the
             // operation let go of the condition, by the spans of the operations after it.

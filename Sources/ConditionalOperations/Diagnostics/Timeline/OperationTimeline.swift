@@ -29,10 +29,12 @@ import Foundation
 /// entry (its type, its name, the errors it finished with) until its spans all were dropped;
 /// those entries go a thousand or so at a time, so a timeline attached for as long as a server
 /// runs stays within its capacity, but for the entries near an operation that runs as long.
-/// The exports show the operations kept. Recording runs none of the user's
-/// code, records a change under the operation's own lock, and takes the timeline's lock only as
-/// an operation is added and as it finishes: names and error descriptions are read when the
-/// timeline is exported, and what a dropped span held is let go of on a queue of the timeline's.
+/// The exports show the operations running and those whose spans are kept. Recording runs none of the user's
+/// code and records a change under the operation's own lock; it takes a lock of the timeline's
+/// as an operation is added (its row's) and another as it finishes (the spans'), so that the
+/// threads finishing operations and the one adding them do not wait for each other. Names and
+/// error descriptions are read when the timeline is exported, and what a dropped span held is let
+/// go of on a queue of the timeline's.
 ///
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
 /// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.
@@ -43,13 +45,21 @@ public final class OperationTimeline: Sendable {
     let clock: TimelineClock
     /// The clock's reading when the timeline was made: exported times count from it.
     let origin: UInt64
-    let state: Locked<TimelineState>
+    /// The rows, written by the thread adding operations.
+    let tracks: Locked<TrackTable>
+    /// The spans of the finished operations, written by the threads finishing them: not behind
+    /// the rows' lock, so that those threads and the one adding operations do not wait for each
+    /// other at every operation. Taken before the rows' lock where both are held.
+    let kept: Locked<KeptSpans>
     /// Where the operations whose spans were all dropped to stay within ``capacity`` are let go
     /// of, recordings and spans: recording runs under the recorded operation's lock, and what a
     /// span holds may be the last reference to user code.
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
     /// How long dropped spans wait to be let go of, with those dropped after them.
     static let releaseDelay = DispatchTimeInterval.milliseconds(10)
+    /// How many rows the timeline's queue makes gone per trip through the locks: the thread
+    /// adding operations waits for no more.
+    private static let goneAtOnce = 64
 
     /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
     /// that joined it first dropped first.
@@ -72,15 +82,16 @@ public final class OperationTimeline: Sendable {
         self.capacity = capacity
         self.clock = clock
         self.origin = clock.now()
-        self.state = Locked(TimelineState(capacity: capacity))
+        self.tracks = Locked(TrackTable())
+        self.kept = Locked(KeptSpans(capacity: capacity))
     }
 
     /// How many spans were dropped to keep within ``capacity`` (what they hold is let go of with
     /// the last of their operation's).
-    public var droppedSpans: Int { state.withLock { $0.dropped } }
+    public var droppedSpans: Int { kept.withLock { $0.dropped } }
 
     /// How many operations were recorded.
-    public var operationCount: Int { state.withLock { $0.tracks.count } }
+    public var operationCount: Int { tracks.withLock { $0.count } }
 
     // MARK: Recording
 
@@ -112,8 +123,8 @@ public final class OperationTimeline: Sendable {
         queue: ObjectIdentifier? = nil
     ) -> TrackRecording {
         let recording = TrackRecording(timeline: self, operation: owner)
-        state.withLock {
-            $0.add(recording, type: type, name: name, parent: parent, queue: queue)
+        tracks.withLock {
+            $0.append(recording, type: type, name: name, parent: parent, queue: queue)
         }
         return recording
     }
@@ -121,38 +132,63 @@ public final class OperationTimeline: Sendable {
     /// The composite of track `parent` runs `operation`, which the timeline does not record,
     /// until it finished.
     func runsUnrecorded(_ operation: Foundation.Operation, under parent: Int) {
-        state.withLock { if $0.tracks.contains(parent) { $0.tracks[parent].unrecordedRunning += 1 } }
-        FinishWatcher(watching: operation) { [self] in
+        tracks.withLock { if $0.contains(parent) { $0[parent].unrecordedRunning += 1 } }
+        FinishWatcher(watching: operation) { [tracks] in
             // Its composite's row may be gone since, with every span it made.
-            state.withLock { if $0.tracks.contains(parent) { $0.tracks[parent].unrecordedRunning -= 1 } }
+            tracks.withLock { if $0.contains(parent) { $0[parent].unrecordedRunning -= 1 } }
         }
     }
 
     /// The operation of `recording` finished (under its lock): its spans are kept, the oldest
     /// dropped beyond ``capacity`` and let go of elsewhere.
     func finished(_ recording: TrackRecording) {
-        guard state.withLock({ $0.finish(recording) }) else { return }
+        guard kept.withLock({ $0.finish(recording) }) else { return }
         // A moment later: a timeline past its capacity drops spans at every finish, and a release
         // at once would wake a thread for nearly each one.
-        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [state] in
-            let evicted = state.withLock { $0.takeEvicted() }
-            withExtendedLifetime(evicted) {}
+        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [kept, tracks] in
+            Self.letGoOfDropped(kept: kept, tracks: tracks)
+        }
+    }
+
+    /// Makes the rows of the operations whose spans were all dropped gone, a few at a time, and
+    /// lets go of them and their recordings outside the locks. Takes one lock at a time: the
+    /// threads finishing operations wait for no row, and the one adding them for no span.
+    private static func letGoOfDropped(kept: Locked<KeptSpans>, tracks: Locked<TrackTable>) {
+        var more = true
+        while more {
+            let evicted = kept.withLock { $0.evictedToMakeGone(atMost: goneAtOnce) }
+            let letGo = tracks.withLock { $0.letGo(evicted) }
+            more = kept.withLock { $0.madeGone(evicted.count) }
+            withExtendedLifetime(letGo) {}
         }
     }
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
-        // Each running operation is read under its own lock, taken after the timeline's was let
+        // The rows copied under the lock of the spans kept, so that none joins them or leaves them
+        // meanwhile; those of the operations whose spans were all dropped are not shown.
+        var table = TrackTable()
+        let (tables, goneSoon) = kept.withLock { kept in
+            table = tracks.withLock { $0 }
+            return (kept.tables(), Array(kept.goneSoon))
+        }
+        // Gone in the copy: what it held of them goes on the timeline's queue, which may have made
+        // them gone since, leaving the copy their last reference.
+        let letGo = table.letGo(goneSoon)
+        if !letGo.recordings.isEmpty || !letGo.chunks.isEmpty {
+            releaser.async { withExtendedLifetime(letGo) {} }
+        }
+        // Each running operation is read under its own lock, taken after the timeline's were let
         // go of: an operation finishing takes the timeline's under its own.
-        let tables = state.withLock { $0.tables() }
-        let running = tables.tracks.indices.compactMap { track in
-            tables.tracks[track].recording.map { (track: track, contents: $0.read()) }
+        let finished = tables.finished
+        let running = table.indices.compactMap { track -> (track: Int, contents: TrackContents)? in
+            guard finished[track] == nil, let recording = table[track].recording else { return nil }
+            return (track, recording.read())
         }
         // The clock is read after the recordings were: no span copied ends after `now`.
         return TimelineSnapshot(
-            origin: origin, now: clock.now(), tracks: tables.tracks, kept: tables.spans,
-            running: running,
-            dropped: tables.dropped)
+            origin: origin, now: clock.now(), tracks: table, kept: tables.spans, finished: finished,
+            running: running, dropped: tables.dropped)
     }
 }
 

@@ -72,12 +72,17 @@ struct TimelineTrack: Sendable {
     /// It is a composite running this many operations the timeline does not record (not
     /// `ConditionalOperation`s) that have not finished: whether they execute is unknown.
     var unrecordedRunning = 0
-    /// Where it records its spans while it runs; `nil` once it finished.
+    /// Where it records its spans, until they all were dropped; `nil` in an export.
     var recording: TrackRecording?
+    /// Its operation finished and every span it made was dropped: exports do not show it.
+    var isGone = false
+    /// It was cancelled: said of the row when it was cancelled after it finished, and in an
+    /// export. An operation finishing does not write its row (see ``TrackTable``).
     var wasCancelled = false
-    /// It began executing (one finished without it was cancelled, skipped or failed a condition).
+    /// It began executing (one finished without it was cancelled, skipped or failed a
+    /// condition): in an export.
     var executed = false
-    /// When it finished, and with which errors, once it did.
+    /// When it finished, and with which errors, once it did: in an export.
     var finished: (at: UInt64, errors: [any Error])?
 
     init(

@@ -17,8 +17,8 @@ import Foundation
 /// for both, told every change directly rather than through a buffer of messages.
 final class TrackRecording: SinkLog, @unchecked Sendable {
     // `log` and `isFinished` are written under the recorded operation's mutex, and not after it
-    // finished; `track` is written once under the timeline's lock, before the operation is told of
-    // the recording.
+    // finished; `track` is written once under the lock of the timeline's rows, before the
+    // operation is told of the recording.
 
     /// Not retained: the operation's sink keeps the timeline alive while it records, and the
     /// timeline lists the recordings (a reference back would keep it alive forever).
@@ -28,9 +28,10 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     private let clock: TimelineClock
     /// The recorded operation, whose lock guards the recording while it runs (``LockTable``).
     private let operation: ObjectIdentifier
-    /// Its row, given as the timeline lists it (``TimelineState/add(_:_:)``): what the row shows
-    /// of the operation besides its spans (its type, its name, where it runs) is kept there, not
-    /// here. An operation's recording is most of what a timeline costs it in memory.
+    /// Its row, given as the timeline lists it (``TrackTable/append(_:type:name:parent:queue:)``):
+    /// what the row shows of the operation besides its spans (its type, its name, where it runs)
+    /// is kept there, not here. An operation's recording is most of what a timeline costs it in
+    /// memory.
     var track = -1
     /// How many spans it made: read once it finished.
     var spanCount: Int { Int(log.spanCount) }
@@ -118,14 +119,15 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             if log.cancelledAt == nil { log.cancelledAt = now }
             return
         }
-        // Finished since: said of its track, under the timeline's lock.
+        // Finished since: said of its row, under the rows' lock.
         withTimeline { timeline in
-            timeline.state.withLock { if $0.tracks.contains(track) { $0.tracks[track].wasCancelled = true } }
+            timeline.tracks.withLock { if $0.contains(track) { $0[track].wasCancelled = true } }
         }
     }
 
-    /// The operation finished: its spans are counted, and join the timeline's. Under the
-    /// operation's lock, so that an export reads it either running or with all it recorded.
+    /// The operation finished: its spans are counted, and join those the timeline keeps (not its
+    /// row, which is the thread adding operations'). Under the operation's lock, so that an
+    /// export reads it either running or with all it recorded.
     func finish(errors: consuming [any Error], at now: UInt64) {
         guard !isFinished else { return }
         log.finished = (now, consume errors)
