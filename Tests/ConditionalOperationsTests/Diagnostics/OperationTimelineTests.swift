@@ -276,6 +276,36 @@ extension ConditionalOperationsTests {
             #expect(executions.allSatisfy { !$0.isOpen })
         }
 
+        /// Exports taken while operations finish past the capacity, the rows of those whose spans
+        /// were all dropped made gone meanwhile on the timeline's queue: each span exported has
+        /// its row, and no execution is exported twice.
+        @Test func S36_anExportTakenWhileRowsAreMadeGoneShowsARowForEachSpan() async throws {
+            let timeline = OperationTimeline(capacity: 40)
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let operations = (0..<(3 * TrackTable.chunkSize)).map { _ in AsyncOperation {} }
+            let exports = Task.detached {
+                var seen = 0
+                while operations.contains(where: { !$0.isFinished }) {
+                    let snapshot = timeline.snapshot()
+                    let lost = snapshot.spans.filter { !snapshot.tracks.contains($0.span.track) }
+                    #expect(lost.isEmpty, "spans exported without their rows")
+                    let executions = snapshot.spans.filter { $0.span.kind == .executing }.map(\.span.track)
+                    #expect(executions.count == Set(executions).count, "executions exported twice")
+                    #expect(timeline.html().contains("</html>"))
+                    seen += 1
+                }
+                return seen
+            }
+            queue.addOperations(operations, waitUntilFinished: false)
+            for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
+            _ = await exports.value
+            #expect(timeline.droppedSpans > 0)
+            let snapshot = timeline.snapshot()
+            #expect(snapshot.spans.allSatisfy { snapshot.tracks.contains($0.span.track) })
+            #expect(snapshot.tracks.keptCount < operations.count)
+        }
+
         /// "holder" acquires its category, then waits for the queue's one slot, which "busy" holds;
         /// "waiter", needing the same category, waits for "holder" to let it go: warned about,
         /// naming both, until the slot frees.

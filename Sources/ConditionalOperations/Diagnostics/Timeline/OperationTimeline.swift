@@ -59,7 +59,7 @@ public final class OperationTimeline: Sendable {
     static let releaseDelay = DispatchTimeInterval.milliseconds(10)
     /// How many rows the timeline's queue makes gone per trip through the locks: the thread
     /// adding operations waits for no more.
-    private static let goneAtOnce = 64
+    private static let goneAtOnce = 8
 
     /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
     /// that joined it first dropped first.
