@@ -29,12 +29,12 @@ import Foundation
 /// entry (its type, its name, the errors it finished with) until its spans all were dropped;
 /// those entries go a thousand or so at a time, so a timeline attached for as long as a server
 /// runs stays within its capacity, but for the entries near an operation that runs as long.
-/// The exports show the operations running and those whose spans are kept. Recording runs none of the user's
-/// code and records a change under the operation's own lock; it takes a lock of the timeline's
-/// as an operation is added (its row's) and another as it finishes (the spans'), so that the
-/// threads finishing operations and the one adding them do not wait for each other. Names and
-/// error descriptions are read when the timeline is exported, and what a dropped span held is let
-/// go of on a queue of the timeline's.
+/// The exports show the operations running and those whose spans are kept. Recording runs none
+/// of the user's code and records a change under the operation's own lock; it takes a lock of
+/// the timeline's as an operation is added (its row's) and another as it finishes (the spans'),
+/// so that the threads finishing operations and the one adding them do not wait for each other.
+/// Names and error descriptions are read when the timeline is exported, and what a dropped span
+/// held is let go of on a queue of the timeline's.
 ///
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
 /// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.
