@@ -39,16 +39,13 @@ struct TimelineSnapshot: Sendable {
         var tracks = tracks
         // A finished operation's log changes no more: its ending is read from it.
         for (track, recording) in finished where tracks.contains(track) {
-            tracks[track].recording = nil
-            tracks[track].wasCancelled = tracks[track].wasCancelled || recording.log.cancelledAt != nil
-            tracks[track].executed = recording.log.executed
-            tracks[track].finished = recording.log.finished
+            tracks[track].showEnding(
+                cancelled: recording.log.cancelledAt != nil, executed: recording.log.executed,
+                finished: recording.log.finished)
         }
         for (track, contents) in running {
-            tracks[track].recording = nil
-            tracks[track].wasCancelled = tracks[track].wasCancelled || contents.wasCancelled
-            tracks[track].executed = contents.executed
-            tracks[track].finished = contents.finished
+            tracks[track].showEnding(
+                cancelled: contents.wasCancelled, executed: contents.executed, finished: contents.finished)
         }
         self.tracks = tracks
         self.dropped = dropped

@@ -85,6 +85,15 @@ struct TimelineTrack: Sendable {
     /// When it finished, and with which errors, once it did: in an export.
     var finished: (at: UInt64, errors: [any Error])?
 
+    /// Its operation's ending as its recording says it, read for an export: the recording is
+    /// let go of (a cancel said of the row after it finished stays said).
+    mutating func showEnding(cancelled: Bool, executed: Bool, finished: (at: UInt64, errors: [any Error])?) {
+        recording = nil
+        wasCancelled = wasCancelled || cancelled
+        self.executed = executed
+        self.finished = finished
+    }
+
     init(
         _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
         queue: ObjectIdentifier?

@@ -30,8 +30,8 @@ struct TrackTable: Sendable {
 
     /// Whether the row of `track` is kept: not gone, nor let go of with its chunk.
     func contains(_ track: Int) -> Bool {
-        guard track >= 0, track < count else { return false }
-        return chunks[track >> Self.chunkShift].rows.map { !$0[track & Self.chunkMask].isGone } ?? false
+        track >= 0 && track < count
+            && chunks[track >> Self.chunkShift].rows?[track & Self.chunkMask].isGone == false
     }
 
     /// Runs `body` on the row of `track`, which is kept (``contains(_:)``), in one access.
@@ -65,9 +65,9 @@ struct TrackTable: Sendable {
     }
 
     /// The operations of `tracks` finished and every span they made was dropped: their rows are
-    /// gone (those gone already stay so), and let go of their recordings. Returns the rows of the chunks whose rows are all
-    /// gone, and the recordings: to be let go of outside the timeline's locks (they hold what the
-    /// operations' spans held and the errors they finished with).
+    /// gone (those gone already stay so), and let go of their recordings. Returns the rows of the
+    /// chunks whose rows are all gone, and the recordings: to be let go of outside the timeline's
+    /// locks (they hold what the operations' spans held and the errors they finished with).
     mutating func letGo(_ tracks: some Sequence<Int>) -> (
         chunks: [[TimelineTrack]], recordings: [TrackRecording]
     ) {
