@@ -103,7 +103,7 @@ enum AdversaryEndingsRound {
             failures += fixture.recordedViolations
         }
         if clean {
-            await waitUntil(seconds: 3) { references.allSatisfy { $0.object == nil } }
+            await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
             let leaked = references.filter { $0.object != nil }.map(\.label)
             if !leaked.isEmpty {
                 failures.append("S12: outlived the scenario: \(leaked.joined(separator: ", "))")

@@ -207,7 +207,7 @@ enum AdversaryLimitRound {
                 StressWeakReference(object: conditional, label: "conditional queue"),
             ]
         }
-        await waitUntil(seconds: 3) { references.allSatisfy { $0.object == nil } }
+        await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
         let leaked = references.filter { $0.object != nil }.map(\.label)
         if !leaked.isEmpty { failures.append("S12: outlived the round: \(leaked.prefix(20))") }
         return failures.map {

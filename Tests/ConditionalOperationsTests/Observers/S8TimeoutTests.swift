@@ -36,13 +36,14 @@ extension ConditionalOperationsTests {
 
         @Test func S8_anOperationThatFinishesInTimeIsNotCancelled() async {
             let operation = ProbeOperation(.finishAtOnce)
-            operation.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
+            // A second: a thread descheduled between the start and the finish does not outlast it.
+            operation.addObserver(TimeoutObserver(timeout: .seconds(1)))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             #expect(await done.wait())
             // Wait past the deadline: a timer left running would cancel nothing, but must not crash.
             let pastDeadline = Latch()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1.2) { pastDeadline.countDown() }
             #expect(await pastDeadline.wait())
             #expect(!operation.isCancelled)
             #expect(operation.errors.isEmpty)
@@ -52,12 +53,14 @@ extension ConditionalOperationsTests {
             let condition = ManualCondition()
             let operation = ProbeOperation(.finishAtOnce)
             operation.addCondition(condition)
-            operation.addObserver(TimeoutObserver(timeout: .seconds(0.05)))
+            // A second, waited past before the operation may start: a timer started at the enqueue
+            // would have fired, and one started at `didStart` is not outlasted by the run.
+            operation.addObserver(TimeoutObserver(timeout: .seconds(1)))
             let done = completionLatch([operation])
             OperationQueue().addOperation(operation)
             try await condition.waitUntilEvaluated(timeout: .seconds(20))
             let pastDeadline = Latch()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { pastDeadline.countDown() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { pastDeadline.countDown() }
             #expect(await pastDeadline.wait())
             condition.answer(.satisfied)
             #expect(await done.wait())

@@ -48,6 +48,8 @@ extension ConditionalOperationsTests {
             let operation = ProbeOperation(.never)
             operation.addCondition(condition)
             OperationQueue().addOperation(operation)
+            // Asking the condition: the wait that times out then finds it unanswered.
+            try await condition.waitUntilEvaluated(timeout: .seconds(20))
             let outcome = await within { try await operation.waitUntil(.executing, timeout: .seconds(0.1)) }
             let error = try #require(outcome?.failure as? WaitTimeoutError)
             #expect(error.awaited == .state(.executing))
