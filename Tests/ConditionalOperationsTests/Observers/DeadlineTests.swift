@@ -65,8 +65,8 @@ extension ConditionalOperationsTests {
             do {
                 let operation = ProbeOperation()
                 // Far off: the operation finishes long before, however busy the machine, and the
-                // timer still pending must hold nothing of it.
-                operation.addDeadline(after: .seconds(10))
+                // timer still pending must hold nothing of it (checked for 10 s, well before it fires).
+                operation.addDeadline(after: .seconds(60))
                 let done = completionLatch([operation])
                 OperationQueue().addOperation(operation)
                 #expect(await done.wait())
