@@ -103,8 +103,7 @@ enum AdversaryEndingsRound {
             failures += fixture.recordedViolations
         }
         if clean {
-            await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
-            let leaked = references.filter { $0.object != nil }.map(\.label)
+            let leaked = await references.outlived()
             if !leaked.isEmpty {
                 failures.append("S12: outlived the scenario: \(leaked.joined(separator: ", "))")
             }

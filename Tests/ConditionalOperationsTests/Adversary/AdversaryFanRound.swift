@@ -130,8 +130,7 @@ enum AdversaryFanRound {
             }
         }
         failures += violations.withLock { $0 }
-        await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
-        let leaked = references.filter { $0.object != nil }.map(\.label)
+        let leaked = await references.outlived()
         if !leaked.isEmpty { failures.append("S12: outlived the fan: \(leaked.prefix(20))") }
         return failures
     }

@@ -86,8 +86,7 @@ enum AdversaryLateChangeRound {
             references = fixture.references
             failures += await fixture.run(seconds: seconds)
         }
-        await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
-        let leaked = references.filter { $0.object != nil }.map(\.label)
+        let leaked = await references.outlived()
         if !leaked.isEmpty { failures.append("S12: outlived the scenario: \(leaked)") }
         return failures
     }

@@ -207,8 +207,7 @@ enum AdversaryLimitRound {
                 StressWeakReference(object: conditional, label: "conditional queue"),
             ]
         }
-        await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
-        let leaked = references.filter { $0.object != nil }.map(\.label)
+        let leaked = await references.outlived()
         if !leaked.isEmpty { failures.append("S12: outlived the round: \(leaked.prefix(20))") }
         return failures.map {
             "limit \(plan.limit), \(plan.groups.count) groups, \(plan.members.count) operations: \($0)"

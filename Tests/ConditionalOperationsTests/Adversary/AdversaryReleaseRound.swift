@@ -146,8 +146,7 @@ enum AdversaryReleaseRound {
         let requests = ExclusivityController.shared.requestCount(for: built.category)
         if requests != 0 { failures.append("S7: \(requests) requests left for the web's category") }
         let references = built.references
-        await waitUntil(seconds: 10) { references.allSatisfy { $0.object == nil } }
-        let leaked = references.filter { $0.object != nil }.map(\.label)
+        let leaked = await references.outlived()
         if !leaked.isEmpty { failures.append("S12: outlived the web: \(leaked.prefix(20))") }
         return failures
     }

@@ -137,8 +137,7 @@ enum StressBatch {
         outcome.failures += context.recordedViolations
         if recovered {
             let references = operationReferences + queueReferences + context.trackedReferences
-            await waitForRelease { references.allSatisfy { $0.object == nil } }
-            let leaked = references.filter { $0.object != nil }.map(\.label)
+            let leaked = await references.outlived()
             if !leaked.isEmpty {
                 outcome.failures.append(
                     "S12: \(leaked.count) objects outlived the batch: \(leaked.prefix(20).joined(separator: ", "))"
@@ -316,13 +315,4 @@ enum StressBatch {
         return await done.wait(seconds: 10)
     }
 
-    /// Foundation drops its references a moment after `isFinished`; give it a bounded while.
-    static func waitForRelease(_ released: () -> Bool) async {
-        for _ in 0..<300 where !released() {
-            await Task.yield()
-            let latch = Latch()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { latch.countDown() }
-            _ = await latch.wait()
-        }
-    }
 }

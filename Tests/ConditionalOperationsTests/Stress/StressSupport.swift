@@ -50,6 +50,15 @@ struct StressWeakReference: @unchecked Sendable {  // `object` is only read afte
     let label: String
 }
 
+extension [StressWeakReference] {
+    /// The labels of the objects still alive once every one was let go of, or after ten seconds:
+    /// Foundation drops its references a moment after `isFinished` (``waitUntil(seconds:_:)``).
+    func outlived() async -> [String] {
+        await waitUntil { allSatisfy { $0.object == nil } }
+        return filter { $0.object != nil }.map(\.label)
+    }
+}
+
 /// What every part of one batch shares: the violations seen while it runs, the operations
 /// executing in each category, and the objects to check for leaks.
 final class StressContext: Sendable {
