@@ -161,7 +161,7 @@ extension ConditionalOperationsTests {
             let snapshot = timeline.snapshot()
             #expect(snapshot.tracks.rows.map(\.givenName) == operations.map(\.name))
             #expect(
-                snapshot.tracks.rows.allSatisfy { $0.finished != nil && $0.executed && $0.recording == nil })
+                snapshot.tracks.rows.allSatisfy { $0.finished != nil && $0.executed })
             let executed = snapshot.spans.filter { $0.span.kind == .executing }.map(\.span.track)
             #expect(executed.sorted() == Array(operations.indices))
         }
@@ -710,6 +710,30 @@ extension ConditionalOperationsTests {
             try await operation.untilFinished(timeout: .seconds(10))
             let spans = try Self.events(of: timeline).filter { $0["ph"] as? String == "X" }
             #expect(spans.contains { $0["cat"] as? String == "executing" })
+        }
+
+        /// Adding an operation takes a lock of its own, not the rows' lock, which the timeline's
+        /// queue holds while it lets go of the rows of operations whose spans were all dropped:
+        /// here an operation is added and runs while the rows' lock is held, and is listed after.
+        @Test func S36_anOperationIsAddedWhileTheRowsAreBeingLetGoOf() async throws {
+            let timeline = OperationTimeline()
+            let queue = ConditionalOperationQueue()
+            queue.timeline = timeline
+            let operation = AsyncOperation(name: "added meanwhile") {}
+            let addedMeanwhile = timeline.tracks.withLock { _ in
+                let added = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    queue.addOperation(operation)
+                    added.signal()
+                }
+                return added.wait(timeout: .now() + 10) == .success
+            }
+            #expect(addedMeanwhile, "adding an operation waited for the rows' lock")
+            try await operation.untilFinished(timeout: .seconds(10))
+            #expect(timeline.operationCount == 1)
+            let rows = timeline.snapshot().tracks.rows
+            #expect(rows.map(\.givenName) == ["added meanwhile"])
+            #expect(rows.first?.executed == true)
         }
 
         @Test func S36_whatADroppedSpanHeldIsLetGoOfOutsideTheTimelinesLock() async throws {

@@ -3,7 +3,7 @@ import Foundation
 /// The spans an ``OperationTimeline`` keeps of the operations that finished, behind a lock of
 /// their own: at most `capacity`, those of the operations that finished first dropped first. A
 /// running operation's spans are its ``TrackRecording``'s until it finishes, under the operation's
-/// lock; the rows are the ``TrackTable``'s, behind the lock of the thread adding operations, which
+/// lock; the operations recorded are listed in the ``TrackTable``, behind a lock of its own, which
 /// an operation finishing does not take.
 struct KeptSpans {
     let capacity: Int

@@ -101,7 +101,7 @@ struct TimelinePage {
     }
 
     /// How many operations the page shows: those kept, and how many were recorded if some went.
-    static func operationsShown(_ tracks: TrackTable) -> String {
+    static func operationsShown(_ tracks: TimelineRows) -> String {
         tracks.keptCount == tracks.count
             ? "\(tracks.count) operations" : "\(tracks.keptCount) operations (of \(tracks.count) recorded)"
     }

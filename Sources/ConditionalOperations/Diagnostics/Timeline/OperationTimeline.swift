@@ -26,13 +26,15 @@ import Foundation
 /// A running operation's spans are kept with it; when it finishes they join the timeline's
 /// `capacity` most recent spans, and the oldest are dropped and counted (``droppedSpans``), and
 /// let go of with the last of their operation's. Each operation recorded also keeps a small
-/// entry (its type, its name, the errors it finished with) until its spans all were dropped;
-/// those entries go a thousand or so at a time, so a timeline attached for as long as a server
-/// runs stays within its capacity, but for the entries near an operation that runs as long.
+/// entry (its type, its name, the errors it finished with) until its spans all were dropped,
+/// let go of a tenth of a second or so after, and a word of it until the thousand or so recorded
+/// around it went, so a timeline attached for as long as a server runs stays within its
+/// capacity, but for a word for each operation recorded near one that runs as long.
 /// The exports show the operations running and those whose spans are kept. Recording runs none
 /// of the user's code and records a change under the operation's own lock; it takes a lock of
-/// the timeline's as an operation is added (its row's) and another as it finishes (the spans'),
-/// so that the threads finishing operations and the one adding them do not wait for each other.
+/// the timeline's as an operation is added (its arrival's) and another as it finishes (the
+/// spans'), so that the threads finishing operations, the one adding them and the timeline's
+/// queue letting go of what was dropped do not wait for each other.
 /// Names and error descriptions are read when the timeline is exported, and what a dropped span
 /// held is let go of on a queue of the timeline's.
 ///
@@ -45,21 +47,25 @@ public final class OperationTimeline: Sendable {
     let clock: TimelineClock
     /// The clock's reading when the timeline was made: exported times count from it.
     let origin: UInt64
-    /// The rows, written by the thread adding operations.
+    /// The operations recorded, by track: taken by whoever reads or changes them, which lists
+    /// the arrivals first (``withTracks(_:)``).
     let tracks: Locked<TrackTable>
+    /// The operations recorded and not listed yet: the thread adding operations takes this lock
+    /// alone. Taken after the rows' where both are held.
+    let arrivals = Locked(TrackArrivals())
     /// The spans of the finished operations, written by the threads finishing them: not behind
-    /// the rows' lock, so that those threads and the one adding operations do not wait for each
+    /// the rows' lock, so that those threads and the timeline's queue do not wait for each
     /// other at every operation. Taken before the rows' lock where both are held.
     let kept: Locked<KeptSpans>
     /// Where the operations whose spans were all dropped to stay within ``capacity`` are let go
     /// of, recordings and spans: recording runs under the recorded operation's lock, and what a
     /// span holds may be the last reference to user code.
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
-    /// How long dropped spans wait to be let go of, with those dropped after them.
-    static let releaseDelay = DispatchTimeInterval.milliseconds(10)
-    /// How many rows the timeline's queue makes gone per trip through the locks: the thread
-    /// adding operations waits for no more.
-    private static let goneAtOnce = 8
+    /// How long dropped spans wait to be let go of, with those dropped after them: each release
+    /// wakes a thread, which on a machine of few cores takes a core from the operations (on two
+    /// cores, a release every 10 ms made recording an operation cost about 3% more of its time).
+    /// What is dropped meanwhile stays in memory as long.
+    static let releaseDelay = DispatchTimeInterval.milliseconds(100)
 
     /// A timeline keeping the spans of finished operations up to `capacity` (at least 1), those
     /// that joined it first dropped first.
@@ -91,7 +97,7 @@ public final class OperationTimeline: Sendable {
     public var droppedSpans: Int { kept.withLock { $0.dropped } }
 
     /// How many operations were recorded.
-    public var operationCount: Int { tracks.withLock { $0.count } }
+    public var operationCount: Int { arrivals.withLock { $0.count } }
 
     // MARK: Recording
 
@@ -122,20 +128,40 @@ public final class OperationTimeline: Sendable {
         lockedBy owner: ObjectIdentifier, type: Foundation.Operation.Type, name: String?, parent: Int?,
         queue: ObjectIdentifier? = nil
     ) -> TrackRecording {
-        let recording = TrackRecording(timeline: self, operation: owner)
-        tracks.withLock {
-            $0.append(recording, type: type, name: name, parent: parent, queue: queue)
-        }
+        let recording = TrackRecording(
+            timeline: self, operation: owner, type: type, name: name, parent: parent, queue: queue)
+        // A chunk's worth waiting: listed here, once a chunk, if nothing else listed them.
+        if arrivals.withLock({ $0.add(recording) }) { withTracks { _ in } }
         return recording
     }
 
     /// The composite of track `parent` runs `operation`, which the timeline does not record,
     /// until it finished.
     func runsUnrecorded(_ operation: Foundation.Operation, under parent: Int) {
-        tracks.withLock { if $0.contains(parent) { $0[parent].unrecordedRunning += 1 } }
-        FinishWatcher(watching: operation) { [tracks] in
+        withTracks { $0.note(parent) { $0.unrecordedRunning += 1 } }
+        FinishWatcher(watching: operation) { [tracks, arrivals] in
             // Its composite's row may be gone since, with every span it made.
-            tracks.withLock { if $0.contains(parent) { $0[parent].unrecordedRunning -= 1 } }
+            Self.withTracks(tracks, arrivals) { $0.note(parent) { $0.unrecordedRunning -= 1 } }
+        }
+    }
+
+    /// The operation of `track` was cancelled after it finished: its recording changes no more,
+    /// so it is noted beside its row. Under the operation's lock.
+    func noteCancelledAfterFinishing(_ track: Int) {
+        withTracks { $0.note(track) { $0.cancelledAfterFinishing = true } }
+    }
+
+    /// Runs `body` on the operations recorded, those that arrived since listed first.
+    func withTracks<Result>(_ body: (inout TrackTable) -> Result) -> Result {
+        Self.withTracks(tracks, arrivals, body)
+    }
+
+    private static func withTracks<Result>(
+        _ tracks: Locked<TrackTable>, _ arrivals: Locked<TrackArrivals>, _ body: (inout TrackTable) -> Result
+    ) -> Result {
+        tracks.withLock { table in
+            table.list(arrivals.withLock { $0.take() })
+            return body(&table)
         }
     }
 
@@ -145,19 +171,22 @@ public final class OperationTimeline: Sendable {
         guard kept.withLock({ $0.finish(recording) }) else { return }
         // A moment later: a timeline past its capacity drops spans at every finish, and a release
         // at once would wake a thread for nearly each one.
-        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [kept, tracks] in
-            Self.letGoOfDropped(kept: kept, tracks: tracks)
+        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [kept, tracks, arrivals] in
+            Self.letGoOfDropped(kept: kept, tracks: tracks, arrivals: arrivals)
         }
     }
 
-    /// Makes the rows of the operations whose spans were all dropped gone, a few at a time, and
-    /// lets go of them and their recordings outside the locks. Takes one lock at a time: the
-    /// threads finishing operations wait for no row, and the one adding them for no span.
-    private static func letGoOfDropped(kept: Locked<KeptSpans>, tracks: Locked<TrackTable>) {
+    /// Makes the operations whose spans were all dropped gone, all those dropped so far in one
+    /// trip through the rows' lock, which the thread adding operations does not wait for, and
+    /// lets go of their recordings outside the locks. Takes one lock at a time: the threads
+    /// finishing operations wait for no row.
+    private static func letGoOfDropped(
+        kept: Locked<KeptSpans>, tracks: Locked<TrackTable>, arrivals: Locked<TrackArrivals>
+    ) {
         var more = true
         while more {
-            let evicted = kept.withLock { $0.evictedToMakeGone(atMost: goneAtOnce) }
-            let letGo = tracks.withLock { $0.letGo(evicted) }
+            let evicted = kept.withLock { $0.evictedToMakeGone(atMost: .max) }
+            let letGo = withTracks(tracks, arrivals) { $0.letGo(evicted) }
             more = kept.withLock { $0.madeGone(evicted.count) }
             withExtendedLifetime(letGo) {}
         }
@@ -165,30 +194,22 @@ public final class OperationTimeline: Sendable {
 
     /// What the exports read: every track and span, the open ones closed at `now` (marked open).
     func snapshot() -> TimelineSnapshot {
-        // The rows copied under the lock of the spans kept, so that none joins them or leaves them
-        // meanwhile; those of the operations whose spans were all dropped are not shown.
+        // The operations copied under the lock of the spans kept, so that none joins them or
+        // leaves them meanwhile; those whose spans were all dropped are not shown.
         var table = TrackTable()
         let (tables, goneSoon) = kept.withLock { kept in
-            table = tracks.withLock { $0 }
+            table = withTracks { $0 }
             return (kept.tables(), Array(kept.goneSoon))
         }
         // Gone in the copy: what it held of them goes on the timeline's queue, which may have made
         // them gone since, leaving the copy their last reference.
         let letGo = table.letGo(goneSoon)
-        if !letGo.recordings.isEmpty || !letGo.chunks.isEmpty {
-            releaser.async { withExtendedLifetime(letGo) {} }
-        }
+        if !letGo.isEmpty { releaser.async { withExtendedLifetime(letGo) {} } }
         // Each running operation is read under its own lock, taken after the timeline's were let
         // go of: an operation finishing takes the timeline's under its own.
-        let finished = tables.finished
-        let running = table.indices.compactMap { track -> (track: Int, contents: TrackContents)? in
-            guard finished[track] == nil, let recording = table[track].recording else { return nil }
-            return (track, recording.read())
-        }
-        // The clock is read after the recordings were: no span copied ends after `now`.
         return TimelineSnapshot(
-            origin: origin, now: clock.now(), tracks: table, kept: tables.spans, finished: finished,
-            running: running, dropped: tables.dropped)
+            origin: origin, clock: clock, tracks: table, kept: tables.spans, finished: tables.finished,
+            dropped: tables.dropped)
     }
 }
 

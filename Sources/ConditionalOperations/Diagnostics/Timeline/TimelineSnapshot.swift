@@ -10,8 +10,9 @@ struct TimelineSnapshot: Sendable {
 
     let origin: UInt64
     let now: UInt64
-    /// The rows kept: those of operations whose spans were all dropped may be gone.
-    let tracks: TrackTable
+    /// The rows shown: those of the operations running, and of those finished whose spans are
+    /// kept.
+    let tracks: TimelineRows
     /// Every span: the finished operations' in the order they finished, then the running ones',
     /// the open ones closed at `now` and marked open.
     let spans: [Span]
@@ -27,27 +28,31 @@ struct TimelineSnapshot: Sendable {
 
     let held: [Holder]
 
-    /// `finished`: the recordings of the finished operations whose spans are `kept`, by track.
-    /// `running`: what the tracks running when the timeline was read had recorded, each read
-    /// under its operation's lock (finished since, it holds every span it recorded).
+    /// `tracks`: the operations kept, those whose spans were all dropped gone. `finished`: the
+    /// recordings of the finished operations whose spans are `kept`, by track, which change no
+    /// more; the others are read under their operations' locks (finished since, one holds every
+    /// span it recorded). `clock` is read after them: no span copied ends after ``now``.
     init(
-        origin: UInt64, now: UInt64, tracks: TrackTable, kept: [ArraySlice<TimelineSpan>],
-        finished: [Int: TrackRecording], running: [(track: Int, contents: TrackContents)], dropped: Int
+        origin: UInt64, clock: TimelineClock, tracks: TrackTable, kept: [ArraySlice<TimelineSpan>],
+        finished: [Int: TrackRecording], dropped: Int
     ) {
         self.origin = origin
+        var rows: [(track: Int, row: TimelineTrack)] = []
+        var running: [(track: Int, contents: TrackContents)] = []
+        for (track, recording) in tracks.kept {
+            let ending: TrackContents.Ending
+            if finished[track] != nil {
+                ending = recording.log.ending
+            } else {
+                let contents = recording.read()
+                running.append((track, contents))
+                ending = contents.ending
+            }
+            rows.append((track, TimelineTrack(recording, ending: ending, note: tracks.notes[track])))
+        }
+        self.tracks = TimelineRows(rows, recorded: tracks.count)
+        let now = clock.now()
         self.now = now
-        var tracks = tracks
-        // A finished operation's log changes no more: its ending is read from it.
-        for (track, recording) in finished where tracks.contains(track) {
-            tracks[track].showEnding(
-                cancelled: recording.log.cancelledAt != nil, executed: recording.log.executed,
-                finished: recording.log.finished)
-        }
-        for (track, contents) in running {
-            tracks[track].showEnding(
-                cancelled: contents.wasCancelled, executed: contents.executed, finished: contents.finished)
-        }
-        self.tracks = tracks
         self.dropped = dropped
         var spans = kept.joined().map { Span(span: $0, isOpen: false) }
         for (_, contents) in running {

@@ -55,7 +55,8 @@ struct TimelineSpan: Sendable {
     var reason = Reason.none
 }
 
-/// One operation an ``OperationTimeline`` recorded: its row.
+/// One operation an ``OperationTimeline`` recorded, as an export shows it: its row, made of its
+/// recording when the timeline is read (``TimelineRows``).
 struct TimelineTrack: Sendable {
     /// Its type and `name`, read when it was added; put together as diagnoses show them
     /// (`ClosureOperation<()> 'upload'`) only when exported: naming a type costs more than the
@@ -71,37 +72,25 @@ struct TimelineTrack: Sendable {
     let queue: ObjectIdentifier?
     /// It is a composite running this many operations the timeline does not record (not
     /// `ConditionalOperation`s) that have not finished: whether they execute is unknown.
-    var unrecordedRunning = 0
-    /// Where it records its spans, until they all were dropped; `nil` in an export.
-    var recording: TrackRecording?
-    /// Its operation finished and every span it made was dropped: exports do not show it.
-    var isGone = false
-    /// It was cancelled: said of the row when it was cancelled after it finished, and in an
-    /// export. An operation finishing does not write its row (see ``TrackTable``).
-    var wasCancelled = false
+    let unrecordedRunning: Int
+    /// It was cancelled.
+    let wasCancelled: Bool
     /// It began executing (one finished without it was cancelled, skipped or failed a
-    /// condition): in an export.
-    var executed = false
-    /// When it finished, and with which errors, once it did: in an export.
-    var finished: (at: UInt64, errors: [any Error])?
+    /// condition).
+    let executed: Bool
+    /// When it finished, and with which errors, once it did.
+    let finished: (at: UInt64, errors: [any Error])?
 
-    /// Its operation's ending as its recording says it, read for an export: the recording is
-    /// let go of (a cancel said of the row after it finished stays said).
-    mutating func showEnding(cancelled: Bool, executed: Bool, finished: (at: UInt64, errors: [any Error])?) {
-        recording = nil
-        wasCancelled = wasCancelled || cancelled
-        self.executed = executed
-        self.finished = finished
-    }
-
-    init(
-        _ recording: TrackRecording, type: Foundation.Operation.Type, name: String?, parent: Int?,
-        queue: ObjectIdentifier?
-    ) {
-        self.type = type
-        givenName = name
-        self.parent = parent
-        self.queue = queue
-        self.recording = recording
+    /// The row of `recording`, which ended (or not yet) as its log says; `note`: what the
+    /// timeline noted of it beside it.
+    init(_ recording: TrackRecording, ending contents: TrackContents.Ending, note: TrackTable.Note?) {
+        type = recording.type
+        givenName = recording.givenName
+        parent = recording.parent
+        queue = recording.queue
+        unrecordedRunning = note?.unrecordedRunning ?? 0
+        wasCancelled = contents.wasCancelled || note?.cancelledAfterFinishing == true
+        executed = contents.executed
+        finished = contents.finished
     }
 }

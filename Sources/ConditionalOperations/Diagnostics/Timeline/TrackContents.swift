@@ -69,3 +69,14 @@ struct TrackContents {
         closed.append(span)
     }
 }
+
+extension TrackContents {
+    /// How an operation ended, or that it did not yet: what its row shows besides its spans.
+    struct Ending {
+        var wasCancelled: Bool
+        var executed: Bool
+        var finished: (at: UInt64, errors: [any Error])?
+    }
+
+    var ending: Ending { Ending(wasCancelled: wasCancelled, executed: executed, finished: finished) }
+}

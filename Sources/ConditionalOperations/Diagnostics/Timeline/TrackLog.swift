@@ -136,6 +136,11 @@ struct TrackLog {
         return withUnsafeBytes(of: inPlace) { $0.load(fromByteOffset: index * 8, as: UInt64.self) }
     }
 
+    /// How it ended as far as it recorded.
+    var ending: TrackContents.Ending {
+        TrackContents.Ending(wasCancelled: cancelledAt != nil, executed: executed, finished: finished)
+    }
+
     /// Its spans, made again from the stamped marks: each as it came, then the end if it finished.
     func replay(track: Int) -> TrackContents {
         var contents = TrackContents()

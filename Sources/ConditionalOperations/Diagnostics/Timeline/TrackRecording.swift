@@ -1,9 +1,10 @@
 import ConditionalOperationsMachines
 import Foundation
 
-/// What an ``OperationTimeline`` records of one operation: the marks its spans are made of
-/// (``TrackLog``), told by the operation's ``TimelineSink``; its row (its type, its name, where it
-/// runs) is the timeline's.
+/// What an ``OperationTimeline`` records of one operation: what its row shows besides its spans
+/// (its type, its name, where it runs), read as it was added, and the marks its spans are made of
+/// (``TrackLog``), told by the operation's ``TimelineSink``. The timeline lists it by track
+/// (``TrackTable``); an export makes its row of it (``TimelineTrack``).
 ///
 /// The operation tells its sinks under its own lock, so recording a change takes no lock of the
 /// recording's and none of the timeline's: the marks are written under the operation's lock, as
@@ -17,8 +18,8 @@ import Foundation
 /// for both, told every change directly rather than through a buffer of messages.
 final class TrackRecording: SinkLog, @unchecked Sendable {
     // `log` and `isFinished` are written under the recorded operation's mutex, and not after it
-    // finished; `track` is written once under the lock of the timeline's rows, before the
-    // operation is told of the recording.
+    // finished; `track` is written once under the lock of the timeline's arrivals
+    // (``TrackArrivals``), before the operation is told of the recording. The rest is constant.
 
     /// Not retained: the operation's sink keeps the timeline alive while it records, and the
     /// timeline lists the recordings (a reference back would keep it alive forever).
@@ -28,11 +29,17 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     private let clock: TimelineClock
     /// The recorded operation, whose lock guards the recording while it runs (``LockTable``).
     private let operation: ObjectIdentifier
-    /// Its row, given as the timeline lists it (``TrackTable/append(_:type:name:parent:queue:)``):
-    /// what the row shows of the operation besides its spans (its type, its name, where it runs)
-    /// is kept there, not here. An operation's recording is most of what a timeline costs it in
-    /// memory.
+    /// Its track: its place among the operations the timeline recorded, given as it arrives
+    /// (``TrackArrivals/add(_:)``).
     var track = -1
+    /// Its operation's type and `name`, read when it was added (put together as diagnoses show
+    /// them only when exported: naming a type costs more than the rest of the recording).
+    let type: Foundation.Operation.Type
+    let givenName: String?
+    /// The track of the composite or group it runs in, if that was recorded.
+    let parent: Int?
+    /// The queue that admitted it (a group's own queue for its children), if one did.
+    let queue: ObjectIdentifier?
     /// How many spans it made: read once it finished.
     var spanCount: Int { Int(log.spanCount) }
     /// It finished: its log changes no more.
@@ -44,10 +51,17 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     @exclusivity(unchecked) private(set) var log = TrackLog()
 
     /// `operation`: the object whose lock (``LockTable``) it is sent to under.
-    init(timeline: OperationTimeline, operation: ObjectIdentifier) {
+    init(
+        timeline: OperationTimeline, operation: ObjectIdentifier, type: Foundation.Operation.Type,
+        name: String?, parent: Int?, queue: ObjectIdentifier?
+    ) {
         self.timeline = timeline
         clock = timeline.clock
         self.operation = operation
+        self.type = type
+        givenName = name
+        self.parent = parent
+        self.queue = queue
         super.init(letsGoAtEnd: true)
     }
 
@@ -119,15 +133,12 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             if log.cancelledAt == nil { log.cancelledAt = now }
             return
         }
-        // Finished since: said of its row, under the rows' lock.
-        withTimeline { timeline in
-            timeline.tracks.withLock { if $0.contains(track) { $0[track].wasCancelled = true } }
-        }
+        // Finished since: its log changes no more, and the timeline notes it (rarely needed).
+        withTimeline { $0.noteCancelledAfterFinishing(track) }
     }
 
-    /// The operation finished: its spans are counted, and join those the timeline keeps (not its
-    /// row, which is the thread adding operations'). Under the operation's lock, so that an
-    /// export reads it either running or with all it recorded.
+    /// The operation finished: its spans are counted, and join those the timeline keeps. Under
+    /// the operation's lock, so that an export reads it either running or with all it recorded.
     func finish(errors: consuming [any Error], at now: UInt64) {
         guard !isFinished else { return }
         log.finished = (now, consume errors)
