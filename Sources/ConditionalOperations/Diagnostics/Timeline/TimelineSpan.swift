@@ -83,14 +83,14 @@ struct TimelineTrack: Sendable {
 
     /// The row of `recording`, which ended (or not yet) as its log says; `note`: what the
     /// timeline noted of it beside it.
-    init(_ recording: TrackRecording, ending contents: TrackContents.Ending, note: TrackTable.Note?) {
+    init(_ recording: TrackRecording, ending: TrackContents.Ending, note: TrackTable.Note?) {
         type = recording.type
         givenName = recording.givenName
         parent = recording.parent
         queue = recording.queue
         unrecordedRunning = note?.unrecordedRunning ?? 0
-        wasCancelled = contents.wasCancelled || note?.cancelledAfterFinishing == true
-        executed = contents.executed
-        finished = contents.finished
+        wasCancelled = ending.wasCancelled || note?.cancelledAfterFinishing == true
+        executed = ending.executed
+        finished = ending.finished
     }
 }
