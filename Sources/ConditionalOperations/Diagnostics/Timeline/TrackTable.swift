@@ -39,10 +39,7 @@ struct TrackTable: Sendable {
     private(set) var notes: [Int: Note] = [:]
 
     /// Whether the operation of `track` is listed and kept: not gone.
-    func contains(_ track: Int) -> Bool {
-        track >= 0 && track < count
-            && chunks[track >> Self.chunkShift].recordings?[track & Self.chunkMask] != nil
-    }
+    func contains(_ track: Int) -> Bool { recording(track) != nil }
 
     /// The recording of `track`, if it is kept.
     func recording(_ track: Int) -> TrackRecording? {
