@@ -31,6 +31,12 @@ struct SinkList {
         for index in others.indices { others[index].send(event) }
     }
 
+    /// Their operation was let go of before it finished: a timeline's recording records no more
+    /// (nothing is sent to the others either).
+    func letGoUnfinished() {
+        timeline?.recording.letGoUnfinished()
+    }
+
     /// The state `finished`, `didFinish`, then the end, to each.
     func end(errors: [any Error]) {
         timeline?.end(errors: errors)

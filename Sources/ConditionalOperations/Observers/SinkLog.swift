@@ -110,8 +110,8 @@ class SinkLog: OperationSinkLog {
     }
 
     /// The end, with `errors`, to `sinks`, taken out of the log (``takeSinks()``). The recording
-    /// finishes as the messages are sent, in this trip: the sinks taken out, which hold its
-    /// timeline, are let go of only after it.
+    /// finishes as the messages are sent, in this trip: the sinks taken out (a logger's channel)
+    /// are let go of only after it.
     final func tellEnd(_ errors: [any Error], to sinks: SinkList) {
         isEnded = true
         guard messages.isEmpty, let recording = sinks.timelineAlone else {

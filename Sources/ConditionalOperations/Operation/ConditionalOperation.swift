@@ -63,10 +63,9 @@ open class ConditionalOperation: Foundation.Operation, @unchecked Sendable {
         // S27: an operation given a coalescing key takes its entry with it (no lock: deinit is alone).
         // A joiner's own dependencies were never listed either (S33).
         // Alone here: the machine is read without its lock, on every platform the same way.
-        // A timeline's recording that is the log of this operation's sinks holds the timeline
-        // through them, and the timeline lists it until it finished: let go of here, or one let
-        // go of unfinished would keep both for ever.
-        withExtendedLifetime(lockedMachine.takeSinksAtDeallocation()) {}
+        // A timeline's recording is told its operation ended unfinished: what the timeline
+        // records lives until every operation it recorded ended.
+        lockedMachine.takeSinksAtDeallocation()?.letGoUnfinished()
         let (hasCoalescingEntry, holdsBackDependencies) = lockedMachine.deallocationFacts()
         var neverListed = hasCoalescingEntry ? CoalescingEntries.remove(ObjectIdentifier(self)) : []
         var dependencies = super.dependencies

@@ -76,8 +76,7 @@ extension OperationStateMachine {
 
     /// The sinks' last message, as the operation finishes: it tells the state `finished` itself.
     /// Returns the sinks, which the caller lets go of once unlocked: the message sent under the
-    /// lock must not hold the last reference to one (a timeline its queue let go of, and what its
-    /// spans hold; a logger's channel).
+    /// lock must not hold the last reference to one (a logger's channel).
     @inlinable mutating func noteFinishedForSinks() -> Host.SinkLog.Sinks? {
         guard let log = listeners.sinkLog else { return nil }
         listenerMarks.told(.finished)
@@ -89,7 +88,8 @@ extension OperationStateMachine {
 
 extension OperationStateMachine {
     /// The sinks, taken out as the operation is deallocated, finished or not (nothing is sent
-    /// to them any more), to be let go of by the caller.
+    /// to them any more), for the caller to tell a timeline's recording that the operation
+    /// ended unfinished, and to let go of.
     @inlinable public mutating func takeSinksAtDeallocation() -> Host.SinkLog.Sinks? {
         listeners.sinkLog?.takeSinks()
     }

@@ -23,7 +23,7 @@ extension ConditionalOperationsTests {
             }
             // Sent to under one lock, as an operation sends to its sinks under its own.
             func track(_ name: String, parent: Int?) -> TrackRecording {
-                timeline.addTrack(
+                timeline.storage.addTrack(
                     lockedBy: ObjectIdentifier(timeline), type: ConditionalOperation.self, name: name,
                     parent: parent)
             }

@@ -636,20 +636,73 @@ extension ConditionalOperationsTests {
             #expect(await released.wait(seconds: 10), "the condition's release waited for the lock held")
         }
 
-        /// An operation recorded, then let go of before it finished, lets go of the timeline: its
-        /// recording, which the timeline lists, holds the timeline through the operation's sinks
-        /// until then. (A queue keeps what it admitted until it finished; a composite's inner
-        /// operations are recorded as they are made, and may never run.)
-        @Test func S36_anOperationLetGoOfUnfinishedLetsGoOfItsTimeline() {
+        /// An operation recorded, then let go of before it finished, ends its recording: what the
+        /// timeline recorded is let go of once both are, whichever goes first. (A queue keeps what
+        /// it admitted until it finished; a composite's inner operations are recorded as they are
+        /// made, and may never run.)
+        @Test(arguments: [true, false])
+        func S36_anOperationLetGoOfUnfinishedLetsGoOfWhatItsTimelineRecorded(timelineFirst: Bool) async throws
+        {
             weak var timeline: OperationTimeline?
+            weak var storage: TimelineStorage?
+            var operation: ConditionalOperation? = ConditionalOperation()
             do {
                 let recording = OperationTimeline()
-                timeline = recording
-                let operation = ConditionalOperation()
-                recording.record(operation)
+                (timeline, storage) = (recording, recording.storage)
+                recording.record(try #require(operation))
                 #expect(recording.operationCount == 1)
+                if !timelineFirst { operation = nil }
             }
-            #expect(timeline == nil, "the timeline outlived the operation it recorded")
+            #expect(timeline == nil)
+            operation = nil
+            await waitUntil(seconds: 10) { storage == nil }
+            #expect(storage == nil, "what the timeline recorded outlived the operation it recorded")
+        }
+
+        /// A timeline let go of lets go of what it recorded at once, though the release of spans
+        /// it dropped beyond its capacity is due on its queue: that release holds nothing of it.
+        @Test func S36_aTimelineLetGoOfLetsGoOfWhatItRecordedAtOnce() async throws {
+            let released = Latch()
+            let queue = ConditionalOperationQueue()
+            do {
+                let timeline = OperationTimeline(capacity: 1)
+                queue.timeline = timeline
+                let first = AsyncOperation(name: "first") {}
+                first.addCondition(RunsWhenLetGo(released) {})
+                // Its finish drops the first's spans: their release is due a moment later.
+                let second = AsyncOperation(name: "second") {}
+                second.addDependency(first)
+                queue.addOperations([first, second], waitUntilFinished: false)
+                try await second.untilFinished(timeout: .seconds(10))
+                #expect(timeline.droppedSpans > 0)
+                queue.timeline = nil
+            }
+            #expect(released.remaining == 0, "what the timeline recorded waited for its queue's release")
+        }
+
+        /// The operations a timeline records do not hold it: it is let go of once its queue and its
+        /// user let go of it, while they run. What it recorded lives on until the last of them
+        /// ended, and is let go of then. (Each operation held the timeline, and each thread adding
+        /// or finishing one wrote its count.)
+        @Test func S36_runningOperationsHoldNotTheTimelineRecordingThem() async throws {
+            weak var timeline: OperationTimeline?
+            weak var storage: TimelineStorage?
+            let queue = ConditionalOperationQueue()
+            let running = ProbeOperation(.never)
+            do {
+                let recording = OperationTimeline()
+                (timeline, storage) = (recording, recording.storage)
+                queue.timeline = recording
+                queue.addOperation(running)
+                #expect(await running.executing.wait())
+                queue.timeline = nil
+            }
+            #expect(timeline == nil, "a running operation holds the timeline recording it")
+            #expect(storage != nil, "what the timeline recorded went while an operation records into it")
+            running.finish()
+            try await running.untilFinished(timeout: .seconds(10))
+            await waitUntil(seconds: 10) { storage == nil }
+            #expect(storage == nil, "what the timeline recorded outlived the last operation it recorded")
         }
 
         /// A condition that holds the operation it was given to.
@@ -702,7 +755,7 @@ extension ConditionalOperationsTests {
             queue.addOperation(operation)
             #expect(await started.wait(seconds: 10), "the operation never executed")
             let running = try #require(executing.withLock { $0 })
-            let finishedMeanwhile = timeline.tracks.withLock { _ in
+            let finishedMeanwhile = timeline.storage.tracks.withLock { _ in
                 DispatchQueue.global().async { running.finish(returning: ()) }
                 return finished.wait(timeout: .now() + 10) == .success
             }
@@ -720,7 +773,7 @@ extension ConditionalOperationsTests {
             let queue = ConditionalOperationQueue()
             queue.timeline = timeline
             let operation = AsyncOperation(name: "added meanwhile") {}
-            let addedMeanwhile = timeline.tracks.withLock { _ in
+            let addedMeanwhile = timeline.storage.tracks.withLock { _ in
                 let added = DispatchSemaphore(value: 0)
                 DispatchQueue.global().async {
                     queue.addOperation(operation)

@@ -26,6 +26,12 @@ struct KeptSpans {
     private var evictedStart = 0
     /// A release of the evicted rows is on its way: those dropped until it runs go with it.
     private var releaseScheduled = false
+    /// How many recordings ended: their operation finished, or was let go of unfinished. Counted
+    /// here, by the threads finishing operations, for ``TimelineStorage/timelineLetGo()``.
+    private var endedRecordings = 0
+    /// Once the timeline was let go of with operations still recording: how many recordings
+    /// began, all of which end before the storage is let go of.
+    private var endsAwaited: Int?
 
     /// A finished operation whose spans are kept, and how many it made: counted here, not read
     /// from its recording, which is cold by the time its spans are dropped.
@@ -75,6 +81,21 @@ struct KeptSpans {
         }
         guard evictedStart < evicted.count, !releaseScheduled else { return false }
         releaseScheduled = true
+        return true
+    }
+
+    /// A recording ended. Returns whether it was the last one the storage awaited, which lets go
+    /// of it.
+    mutating func recordingEnded() -> Bool {
+        endedRecordings += 1
+        return endedRecordings == endsAwaited
+    }
+
+    /// The timeline was let go of once `began` recordings began. Returns whether some have not
+    /// ended: the storage awaits them.
+    mutating func awaitEnds(of began: Int) -> Bool {
+        guard began > endedRecordings else { return false }
+        endsAwaited = began
         return true
     }
 

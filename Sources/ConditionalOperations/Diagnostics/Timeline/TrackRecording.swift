@@ -21,12 +21,12 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     // finished; `track` is written once under the lock of the timeline's arrivals
     // (``TrackArrivals``), before the operation is told of the recording. The rest is constant.
 
-    /// Not retained: the operation's sink keeps the timeline alive while it records, and the
-    /// timeline lists the recordings (a reference back would keep it alive forever).
-    unowned(unsafe) let timeline: OperationTimeline
-    /// The timeline's, read at every stamp (through `timeline`, its read would retain the
-    /// timeline).
-    private let clock: TimelineClock
+    /// Not retained: the storage lives until every recording it began ended
+    /// (``TimelineStorage/timelineLetGo()``), and lists the recordings (a reference back would
+    /// keep it alive forever).
+    unowned(unsafe) let storage: TimelineStorage
+    /// The timeline's, read at every stamp (through `storage`, its read would retain the storage).
+    let clock: TimelineClock
     /// The recorded operation, whose lock guards the recording while it runs (``LockTable``).
     private let operation: ObjectIdentifier
     /// Its track: its place among the operations the timeline recorded, given as it arrives
@@ -52,11 +52,11 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
 
     /// `operation`: the object whose lock (``LockTable``) it is sent to under.
     init(
-        timeline: OperationTimeline, operation: ObjectIdentifier, type: Foundation.Operation.Type,
+        storage: TimelineStorage, operation: ObjectIdentifier, type: Foundation.Operation.Type,
         name: String?, parent: Int?, queue: ObjectIdentifier?
     ) {
-        self.timeline = timeline
-        clock = timeline.clock
+        self.storage = storage
+        clock = storage.clock
         self.operation = operation
         self.type = type
         givenName = name
@@ -134,7 +134,7 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
             return
         }
         // Finished since: its log changes no more, and the timeline notes it (rarely needed).
-        withTimeline { $0.noteCancelledAfterFinishing(track) }
+        withStorage { $0.noteCancelledAfterFinishing(track) }
     }
 
     /// The operation finished: its spans are counted, and join those the timeline keeps. Under
@@ -143,15 +143,22 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
         guard !isFinished else { return }
         log.finished = (now, consume errors)
         isFinished = true
-        withTimeline { $0.finished(self) }
+        withStorage { $0.finished(self) }
     }
 
-    /// Runs `body` with the timeline, reached without a retain: its count is written by every
-    /// thread that finishes an operation, at once on several cores. The timeline's sink, which
-    /// the operation holds until after this trip, keeps it alive.
+    /// The operation was let go of before it finished: it records no more. In its `deinit`.
+    func letGoUnfinished() {
+        guard !isFinished else { return }
+        isFinished = true
+        withStorage { $0.endedUnfinished() }
+    }
+
+    /// Runs `body` with the storage, reached without a retain: its count would be written by
+    /// every thread that finishes an operation, at once on several cores. It lives until this
+    /// recording ended (``TimelineStorage/timelineLetGo()``).
     @inline(__always)
-    private func withTimeline<Result>(_ body: (OperationTimeline) -> Result) -> Result {
-        Unmanaged.passUnretained(timeline)._withUnsafeGuaranteedRef(body)
+    private func withStorage<Result>(_ body: (TimelineStorage) -> Result) -> Result {
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef(body)
     }
 
     /// What an export reads of it, listed as running: what it recorded so far, or all it recorded
@@ -166,11 +173,11 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     }
 }
 
-/// The ``EventSink`` of a recorded operation: its recording, and the timeline, which lives on while
-/// the operation runs even if its queue let go of it. A value of two words, held in the
-/// operation's list of sinks without an allocation of its own.
+/// The ``EventSink`` of a recorded operation: its recording. A value of one word, held in the
+/// operation's list of sinks without an allocation of its own, which holds neither the recording
+/// nor the timeline: what it records lives on while the operation runs even if the timeline was let
+/// go of (``TimelineStorage/timelineLetGo()``).
 struct TimelineSink: EventSink {
-    let timeline: OperationTimeline
     /// Not retained: the timeline lists it until its operation finished, and it may be the log
     /// that holds this sink.
     unowned(unsafe) let recording: TrackRecording
@@ -181,9 +188,9 @@ struct TimelineSink: EventSink {
         switch machine.addEventSink(self) {
         case .added(let isCancelled):
             // Cancelled before it was recorded: no `didCancel` comes.
-            if isCancelled { recording.cancelled(at: timeline.clock.now()) }
+            if isCancelled { recording.cancelled(at: recording.clock.now()) }
         case .tellFinished(let errors):
-            let now = timeline.clock.now()
+            let now = recording.clock.now()
             if machine.isCancelled { recording.cancelled(at: now) }
             recording.finish(errors: errors, at: now)
         }
