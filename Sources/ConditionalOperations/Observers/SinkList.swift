@@ -35,6 +35,7 @@ struct SinkList {
     /// (nothing is sent to the others either).
     func letGoUnfinished() {
         timeline?.recording.letGoUnfinished()
+        for sink in others { sink.timelineSink?.recording.letGoUnfinished() }
     }
 
     /// The state `finished`, `didFinish`, then the end, to each.

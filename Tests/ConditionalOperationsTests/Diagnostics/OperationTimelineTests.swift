@@ -680,6 +680,32 @@ extension ConditionalOperationsTests {
             #expect(released.remaining == 0, "what the timeline recorded waited for its queue's release")
         }
 
+        /// A timeline past its capacity let go of while the operations it records finish (a finish
+        /// may schedule the release of what it dropped, and its end may be the last): what it
+        /// recorded goes once, after the last of them ended, whichever comes first.
+        @Test func S36_aTimelineLetGoOfWhileItsOperationsFinishGoesAfterTheLast() async throws {
+            for round in 0..<200 {
+                let queue = ConditionalOperationQueue()
+                weak var storage: TimelineStorage?
+                var operations: [AsyncOperation<Void>] = []
+                do {
+                    let timeline = OperationTimeline(capacity: 1)
+                    storage = timeline.storage
+                    queue.timeline = timeline
+                    operations = (0..<8).map { _ in AsyncOperation {} }
+                    queue.addOperations(operations, waitUntilFinished: false)
+                    // Let go of before, while or after they finish.
+                    for operation in operations.prefix(round % 9) {
+                        try await operation.untilFinished(timeout: .seconds(10))
+                    }
+                    queue.timeline = nil
+                }
+                for operation in operations { try await operation.untilFinished(timeout: .seconds(10)) }
+                await waitUntil(seconds: 10) { storage == nil }
+                #expect(storage == nil, "what the timeline recorded outlived its operations (round \(round))")
+            }
+        }
+
         /// The operations a timeline records do not hold it: it is let go of once its queue and its
         /// user let go of it, while they run. What it recorded lives on until the last of them
         /// ended, and is let go of then. (Each operation held the timeline, and each thread adding

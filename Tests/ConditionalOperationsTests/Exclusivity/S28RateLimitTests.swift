@@ -173,7 +173,13 @@ extension ConditionalOperationsTests {
             let queues = [ConditionalOperationQueue(), OperationQueue()]
             let origin = DispatchTime.now().uptimeNanoseconds
             for (index, operation) in operations.enumerated() { queues[index % 2].addOperation(operation) }
-            #expect(await done.wait(seconds: 30))
+            let finished = await done.wait(seconds: 30)
+            // Why each one left waits, and on which queue: the failure says where to look.
+            let waiting = operations.enumerated().filter { !$0.element.isFinished }.map { index, operation in
+                "\(index % 2 == 0 ? "library queue" : "plain queue"): isReady \(operation.isReady), "
+                    + "\(operation.diagnosis)"
+            }
+            #expect(finished, "still waiting: \(waiting)")
             #expect(occupancy.peak <= 2)
             let nanoseconds = RateLimit.nanoseconds(interval)
             Self.expectStartsKeepTo(permits: permits, interval: nanoseconds, origin: origin, operations)

@@ -11,7 +11,7 @@ struct KeptSpans {
     /// `oldest`. Each is kept whole until its last span is dropped, and its row after that, until
     /// the timeline's queue makes the row gone: what its log holds may be the user's last
     /// reference to a condition, let go of there, not on the thread that finished it under its
-    /// lock.
+    /// lock (or with the timeline, if it goes first).
     private var kept: [Kept] = []
     private var oldest = 0
     /// How many spans of `kept[oldest]` were dropped: they are let go of with its last one.

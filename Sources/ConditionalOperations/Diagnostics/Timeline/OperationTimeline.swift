@@ -36,9 +36,10 @@ import Foundation
 /// spans'), so that the threads finishing operations, the one adding them and the timeline's
 /// queue letting go of what was dropped do not wait for each other.
 /// Names and error descriptions are read when the timeline is exported, and what a dropped span
-/// held is let go of on a queue of the timeline's. The operations it records do not hold it:
-/// once it is let go of, what it recorded lives on until the last of them finished (or was let go
-/// of unfinished), and goes then, on that queue.
+/// held is let go of on a queue of the timeline's (or with the timeline, if it goes first). The
+/// operations it records do not hold it (but a group, a retry or a repeat, to record what it
+/// runs): once it is let go of, what it recorded lives on until the last of them finished (or was
+/// let go of unfinished), and goes then, on that queue.
 ///
 /// The operations a group, a retry or a repeat runs are recorded under it: a group's children
 /// (`ConditionalOperation`s), a retry's attempts, a repeat's iterations.

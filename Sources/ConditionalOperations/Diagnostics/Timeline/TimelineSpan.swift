@@ -89,7 +89,7 @@ struct TimelineTrack: Sendable {
         parent = recording.parent
         queue = recording.queue
         unrecordedRunning = note?.unrecordedRunning ?? 0
-        wasCancelled = ending.wasCancelled || note?.cancelledAfterFinishing == true
+        wasCancelled = ending.wasCancelled
         executed = ending.executed
         finished = ending.finished
     }

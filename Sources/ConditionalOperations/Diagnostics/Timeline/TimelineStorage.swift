@@ -4,11 +4,11 @@ import Foundation
 /// What an ``OperationTimeline`` records, and the locks it is recorded under: the object the
 /// recorded operations reach, not the timeline its users and queues hold.
 ///
-/// Recording an operation retains neither: the thread adding operations retains the timeline as
-/// it reads a queue's, and each thread finishing one would release it, so the count of one object
-/// was written by every core at every operation, and so was what shares its cache line. The
+/// A recorded operation holds neither: when each held the timeline, the thread adding operations
+/// and every thread finishing one wrote its count, on every core at every operation. The
 /// recordings reach the storage unretained, and it lives on, once its timeline is let go of, until
 /// the last operation it records ended: finished, or let go of unfinished (``timelineLetGo()``).
+/// Once an operation's end is counted, nothing of it reaches the storage: it may be gone.
 ///
 /// Locks, taken in this order where several are held: the spans kept, the rows, the arrivals.
 final class TimelineStorage: Sendable {
@@ -27,7 +27,8 @@ final class TimelineStorage: Sendable {
     let kept: Locked<KeptSpans>
     /// Where the operations whose spans were all dropped to stay within the capacity are let go
     /// of, recordings and spans: recording runs under the recorded operation's lock, and what a
-    /// span holds may be the last reference to user code.
+    /// span holds may be the last reference to user code. (Those dropped when the storage goes go
+    /// with it, wherever that is.)
     private let releaser = DispatchQueue(label: "ConditionalOperations.timeline")
     /// How long dropped spans wait to be let go of, with those dropped after them: each release
     /// wakes a thread, which on a machine of few cores takes a core from the operations (on two
@@ -66,12 +67,6 @@ final class TimelineStorage: Sendable {
         }
     }
 
-    /// The operation of `track` was cancelled after it finished: its recording changes no more,
-    /// so it is noted beside its row. Under the operation's lock.
-    func noteCancelledAfterFinishing(_ track: Int) {
-        withTracks { $0.note(track) { $0.cancelledAfterFinishing = true } }
-    }
-
     /// Runs `body` on the operations recorded, those that arrived since listed first.
     func withTracks<Result>(_ body: (inout TrackTable) -> Result) -> Result {
         Self.withTracks(tracks, arrivals, body)
@@ -89,16 +84,24 @@ final class TimelineStorage: Sendable {
     /// The operation of `recording` finished (under its lock): its spans are kept, the oldest
     /// dropped beyond the capacity and let go of elsewhere.
     func finished(_ recording: TrackRecording) {
-        let (releases, wasLast) = kept.withLock { ($0.finish(recording), $0.recordingEnded()) }
-        if releases {
-            // A moment later: a timeline past its capacity drops spans at every finish, and a
-            // release at once would wake a thread for nearly each one. Not held meanwhile: what it
-            // recorded goes as soon as it is let go of, not on this queue once the delay is over.
-            releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [weak self] in
-                self?.letGoOfDropped()
-            }
+        // Its end counted last, in the trip that schedules the release: once the lock is let go
+        // of, the storage may go (its timeline let go of meanwhile), unless this end was the last
+        // one it awaited, which its hold covers.
+        let wasLast = kept.withLock { kept in
+            if kept.finish(recording) { scheduleRelease() }
+            return kept.recordingEnded()
         }
         if wasLast { letGoOfItself() }
+    }
+
+    /// Lets go of the spans dropped from now on a moment later: a timeline past its capacity drops
+    /// spans at every finish, and a release at once would wake a thread for nearly each one. Not
+    /// held meanwhile: what it recorded goes as soon as it is let go of, not on this queue once the
+    /// delay is over.
+    private func scheduleRelease() {
+        releaser.asyncAfter(deadline: .now() + Self.releaseDelay) { [weak self] in
+            self?.letGoOfDropped()
+        }
     }
 
     /// The operation of a recording that had not finished was let go of: it records no more.

@@ -5,7 +5,7 @@
 /// not wait for the rows' lock, which the timeline's queue holds while it lets go of rows.
 struct TrackArrivals {
     /// How many arrivals make the thread adding operations list them itself
-    /// (``OperationTimeline/addTrack(lockedBy:type:name:parent:queue:)``): this list stays short
+    /// (``TimelineStorage/addTrack(lockedBy:type:name:parent:queue:)``): this list stays short
     /// when nothing else lists them.
     static let listedAtOnce = TrackTable.chunkSize
 

@@ -127,14 +127,12 @@ final class TrackRecording: SinkLog, @unchecked Sendable {
     }
 
     /// It was cancelled: it ends cancelled, whatever it does until it finishes. Under the
-    /// operation's lock; said of its track if it finished meanwhile.
+    /// operation's lock. Its operation tells it of a cancel before it tells it of the end, and
+    /// nothing after: one that ended records nothing more, and reaches nothing of the timeline's,
+    /// which may be gone.
     func cancelled(at now: UInt64) {
-        guard isFinished else {
-            if log.cancelledAt == nil { log.cancelledAt = now }
-            return
-        }
-        // Finished since: its log changes no more, and the timeline notes it (rarely needed).
-        withStorage { $0.noteCancelledAfterFinishing(track) }
+        guard !isFinished else { return }
+        if log.cancelledAt == nil { log.cancelledAt = now }
     }
 
     /// The operation finished: its spans are counted, and join those the timeline keeps. Under

@@ -27,8 +27,6 @@ struct TrackTable: Sendable {
         /// It is a composite running this many operations the timeline does not record (not
         /// `ConditionalOperation`s) that have not finished.
         var unrecordedRunning = 0
-        /// It was cancelled after it finished (its recording changes no more).
-        var cancelledAfterFinishing = false
     }
 
     private var chunks: [Chunk] = []
@@ -67,7 +65,7 @@ struct TrackTable: Sendable {
         guard contains(track) else { return }
         var note = notes[track] ?? Note()
         body(&note)
-        notes[track] = note.unrecordedRunning == 0 && !note.cancelledAfterFinishing ? nil : note
+        notes[track] = note.unrecordedRunning == 0 ? nil : note
     }
 
     /// The operations of `tracks` finished and every span they made was dropped: they are gone
