@@ -50,7 +50,7 @@ struct KeptSpans {
 
     /// The operation of `recording` finished: its spans are kept, the oldest dropped beyond
     /// `capacity`. Returns whether the caller schedules a release of those dropped
-    /// (``evictedToMakeGone(atMost:)``): a timeline past its capacity drops spans as each operation
+    /// (``evictedToMakeGone()``): a timeline past its capacity drops spans as each operation
     /// finishes, and one release goes for all those dropped meanwhile, not a Dispatch work item
     /// each.
     mutating func finish(_ recording: TrackRecording) -> Bool {
@@ -99,10 +99,10 @@ struct KeptSpans {
         return true
     }
 
-    /// Up to `limit` tracks of the operations whose spans were all dropped, their rows to be made
-    /// gone: they stay listed (exports do not show them) until ``madeGone(_:)`` says they are.
-    func evictedToMakeGone(atMost limit: Int) -> [Int] {
-        Array(evicted[evictedStart..<(evictedStart + min(limit, evicted.count - evictedStart))])
+    /// The tracks of the operations whose spans were all dropped, their rows to be made gone: they
+    /// stay listed (exports do not show them) until ``madeGone(_:)`` says they are.
+    func evictedToMakeGone() -> [Int] {
+        Array(goneSoon)
     }
 
     /// The first `count` tracks listed to be made gone are. Returns whether tracks are left to

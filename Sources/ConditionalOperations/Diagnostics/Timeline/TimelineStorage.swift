@@ -116,7 +116,7 @@ final class TimelineStorage: Sendable {
     private func letGoOfDropped() {
         var more = true
         while more {
-            let evicted = kept.withLock { $0.evictedToMakeGone(atMost: .max) }
+            let evicted = kept.withLock { $0.evictedToMakeGone() }
             let letGo = withTracks { $0.letGo(evicted) }
             more = kept.withLock { $0.madeGone(evicted.count) }
             withExtendedLifetime(letGo) {}
