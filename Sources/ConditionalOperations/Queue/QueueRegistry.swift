@@ -21,19 +21,23 @@ struct QueueRegistry {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
-    /// The unfinished operations outside the graph, each at its ``ConditionalOperation/registrySlot``.
-    private var loose: [ConditionalOperation] = []
+    /// The unfinished operations outside the graph, each at its ``ConditionalOperation/registrySlot``;
+    /// `nil` where one was forgotten, a slot the next one added takes (`freeSlots`). Forgetting one
+    /// touches no other operation: the thread finishing it holds the queue's lock meanwhile, and
+    /// an operation moved into its slot would be one the thread adding operations just wrote.
+    private var loose: [ConditionalOperation?] = []
+    private var freeSlots: [Int32] = []
     /// For an operation not (yet) added here, or outside the graph: the operations of this queue
     /// that depend on it.
     private var awaitedBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     /// S27: the operations whose coalescing key others join, until they finished.
     var inFlightKeys = InFlightKeys()
 
-    var count: Int { entries.count + loose.count }
+    var count: Int { entries.count + loose.count - freeSlots.count }
     /// Operations the cycle searches visited so far, for tests (``closesCycle(dependencies:awaiting:)``).
     private(set) var cycleSearchVisits = 0
 
-    var operations: [Foundation.Operation] { entries.values.map(\.operation) + loose }
+    var operations: [Foundation.Operation] { entries.values.map(\.operation) + loose.compactMap { $0 } }
 
     /// Registers `operation` with its unfinished `dependencies`; returns whether it was registered
     /// already (a misuse, S13), and the operations of a dependency cycle it closes (empty if none).
@@ -45,13 +49,19 @@ struct QueueRegistry {
         isKnown: Bool, cycle: [Foundation.Operation]
     ) {
         if dependencies.isEmpty, let conditional = operation as? ConditionalOperation,
-            awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil,
-            let slot = Int32(exactly: loose.count)
+            awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil
         {
             // The common operation: no hash, no search. One added twice traps in `enqueue` (S13).
-            conditional.registrySlot = slot
-            loose.append(conditional)
-            return (false, [])
+            if let slot = freeSlots.popLast() {
+                conditional.registrySlot = slot
+                loose[Int(slot)] = conditional
+                return (false, [])
+            }
+            if let slot = Int32(exactly: loose.count) {
+                conditional.registrySlot = slot
+                loose.append(conditional)
+                return (false, [])
+            }
         }
         let id = ObjectIdentifier(operation)
         if dependencies.isEmpty, awaitedBy.isEmpty {
@@ -130,16 +140,19 @@ struct QueueRegistry {
         return cycle.compactMap { entries[$0]?.operation }
     }
 
-    /// Takes `operation` out of ``loose`` if it is there: the last one takes its place.
+    /// Takes `operation` out of ``loose`` if it is there: its slot is free for the next one.
     private mutating func removeLoose(_ operation: ConditionalOperation) -> Bool {
-        let slot = Int(operation.registrySlot)
-        guard slot >= 0, slot < loose.count, loose[slot] === operation else { return false }
-        let last = loose.removeLast()
-        if slot < loose.count {
-            last.registrySlot = operation.registrySlot
-            loose[slot] = last
-        }
+        let slot = operation.registrySlot
+        guard slot >= 0, Int(slot) < loose.count, loose[Int(slot)] === operation else { return false }
+        loose[Int(slot)] = nil
         operation.registrySlot = -1
+        if freeSlots.count + 1 == loose.count {
+            // None left: the slots start again from the first.
+            loose.removeAll(keepingCapacity: true)
+            freeSlots.removeAll(keepingCapacity: true)
+        } else {
+            freeSlots.append(slot)
+        }
         return true
     }
 

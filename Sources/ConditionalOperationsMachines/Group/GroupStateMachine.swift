@@ -284,7 +284,8 @@ package struct GroupStateMachine<Queue: AnyObject, Tracker: AnyObject, Adoptable
                 running.added[ObjectIdentifier(child)] = nil
                 running.finishedChildren += 1
             }
-            running.errors.append(contentsOf: errors)
+            // Not for none: appending to the empty array allocates a buffer even then.
+            if !errors.isEmpty { running.errors.append(contentsOf: errors) }
             running.unfinished -= 1
             guard running.unfinished == 0 else {
                 state = .running(running)

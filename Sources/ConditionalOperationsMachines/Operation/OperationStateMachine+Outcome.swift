@@ -40,7 +40,9 @@ extension OperationStateMachine {
         }
 
         @inlinable mutating func record(contentsOf new: [any Error]) {
-            errors.append(contentsOf: new)
+            // Appending to the empty array allocates a buffer even when `new` is empty: at every
+            // finish, which mostly has no error. Taking `new` as it is allocates nothing.
+            if errors.isEmpty { errors = new } else { errors.append(contentsOf: new) }
         }
 
         /// A failed condition's error, merged with those of the same dependencies
