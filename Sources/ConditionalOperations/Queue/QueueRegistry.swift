@@ -52,14 +52,13 @@ struct QueueRegistry {
             awaitedBy.isEmpty || awaitedBy[ObjectIdentifier(operation)] == nil
         {
             // The common operation: no hash, no search. One added twice traps in `enqueue` (S13).
-            if let slot = freeSlots.popLast() {
+            if let slot = freeSlots.popLast() ?? Int32(exactly: loose.count) {
                 conditional.registrySlot = slot
-                loose[Int(slot)] = conditional
-                return (false, [])
-            }
-            if let slot = Int32(exactly: loose.count) {
-                conditional.registrySlot = slot
-                loose.append(conditional)
+                if Int(slot) < loose.count {
+                    loose[Int(slot)] = conditional
+                } else {
+                    loose.append(conditional)
+                }
                 return (false, [])
             }
         }

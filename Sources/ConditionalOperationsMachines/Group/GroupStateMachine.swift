@@ -284,8 +284,7 @@ package struct GroupStateMachine<Queue: AnyObject, Tracker: AnyObject, Adoptable
                 running.added[ObjectIdentifier(child)] = nil
                 running.finishedChildren += 1
             }
-            // Not for none: appending to the empty array allocates a buffer even then.
-            if !errors.isEmpty { running.errors.append(contentsOf: errors) }
+            running.errors.append(sharing: errors)
             running.unfinished -= 1
             guard running.unfinished == 0 else {
                 state = .running(running)

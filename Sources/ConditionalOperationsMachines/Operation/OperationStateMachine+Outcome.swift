@@ -40,9 +40,7 @@ extension OperationStateMachine {
         }
 
         @inlinable mutating func record(contentsOf new: [any Error]) {
-            // Appending to the empty array allocates a buffer even when `new` is empty: at every
-            // finish, which mostly has no error. Taking `new` as it is allocates nothing.
-            if errors.isEmpty { errors = new } else { errors.append(contentsOf: new) }
+            errors.append(sharing: new)
         }
 
         /// A failed condition's error, merged with those of the same dependencies
